@@ -1,0 +1,91 @@
+/// Why a pattern text was rejected, with the line it was found on.
+///
+/// A rejected pattern is rejected whole; whoever asked keeps the pattern in use.
+/// `message` is the sentence shown to a person: `line 4: velocity must be 1-127, got "0"`.
+public struct PatternError: Error, Equatable, Sendable {
+    /// 1-based line number; 0 when the problem is not on one line (a pattern built in code).
+    public var line: Int
+    public var reason: Reason
+
+    public init(line: Int, reason: Reason) {
+        self.line = line
+        self.reason = reason
+    }
+
+    /// Every way a pattern can be wrong.
+    public enum Reason: Equatable, Sendable {
+        /// The first statement is not `tactus-pattern`.
+        case missingHeader
+        /// `tactus-pattern N` with an N this reader does not know.
+        case unsupportedVersion(String)
+        /// A second `tactus-pattern` line.
+        case duplicateHeader
+        /// A statement that is not `length` or `note`.
+        case unknownStatement(String)
+        /// A statement with too few or too many fields.
+        case wrongFieldCount(statement: String, expected: String, found: Int)
+        /// A field that is not a number of the allowed form.
+        case invalidNumber(field: String, text: String)
+        /// A beat value below zero.
+        case negativeBeat(field: String)
+        /// A beat value above 1,000,000.
+        case beatValueTooLarge(field: String)
+        /// More than nine digits after the decimal point.
+        case tooManyDecimalDigits(field: String)
+        /// A fraction's numerator or denominator of 2^31 or more.
+        case fractionPartTooLarge(field: String)
+        /// A fraction with denominator zero.
+        case zeroDenominator(field: String)
+        /// An integer field outside its range.
+        case outOfRange(field: String, range: String, found: String)
+        /// An integer field written as something else (`60.0`, `1/2`).
+        case notAnInteger(field: String, text: String)
+        /// `length 0`.
+        case lengthNotPositive
+        /// A second `length`; `firstLine` is where the first one was.
+        case duplicateLength(firstLine: Int)
+        /// No `length` statement at all.
+        case missingLength
+        /// A note whose start is not below the loop length.
+        case startNotBeforeLength
+        /// A note with duration 0.
+        case durationNotPositive
+        /// More than 65,536 notes.
+        case tooManyNotes
+        /// Bytes that are not UTF-8.
+        case invalidUTF8
+    }
+
+    /// The reason as a sentence, without the line number.
+    public var reasonText: String {
+        switch reason {
+        case .missingHeader: return "the first statement must be 'tactus-pattern 1'"
+        case .unsupportedVersion(let v): return "unsupported pattern format version '\(v)' (this reader knows version 1)"
+        case .duplicateHeader: return "'tactus-pattern' may appear only once, as the first statement"
+        case .unknownStatement(let word): return "unknown statement '\(word)' (expected 'length' or 'note')"
+        case .wrongFieldCount(let statement, let expected, let found):
+            return "'\(statement)' takes \(expected), found \(found)"
+        case .invalidNumber(let field, let text):
+            return "\(field) '\(text)' is not a number (write an integer, a decimal like 3.5, or a fraction like 1/3)"
+        case .negativeBeat(let field): return "\(field) must not be negative"
+        case .beatValueTooLarge(let field): return "\(field) is larger than 1000000 beats"
+        case .tooManyDecimalDigits(let field): return "\(field) has more than 9 digits after the decimal point"
+        case .fractionPartTooLarge(let field): return "\(field) has a numerator or denominator of 2^31 or more"
+        case .zeroDenominator(let field): return "\(field) has a zero denominator"
+        case .outOfRange(let field, let range, let found): return "\(field) must be \(range), found \(found)"
+        case .notAnInteger(let field, let text): return "\(field) '\(text)' must be a whole number"
+        case .lengthNotPositive: return "length must be greater than 0"
+        case .duplicateLength(let first): return "length is given twice (first on line \(first))"
+        case .missingLength: return "the pattern has no 'length' statement"
+        case .startNotBeforeLength: return "note start must be less than the pattern length"
+        case .durationNotPositive: return "note duration must be greater than 0"
+        case .tooManyNotes: return "the pattern has more than 65536 notes"
+        case .invalidUTF8: return "the text is not valid UTF-8"
+        }
+    }
+
+    /// `line N: reason`, or just the reason when there is no line.
+    public var message: String {
+        line > 0 ? "line \(line): \(reasonText)" : reasonText
+    }
+}

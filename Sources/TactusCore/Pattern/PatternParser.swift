@@ -1,0 +1,280 @@
+/// Reads the pattern text format, version 1 (`docs/pattern-format.md`).
+///
+/// Strict: anything the format does not allow rejects the whole text with the
+/// line number and the reason. Tolerated encoding artefacts: a UTF-8 byte-order
+/// mark at the start and CR LF line ends. Runs off the audio thread (it
+/// allocates the notes array); O(n) in the text length.
+public enum PatternParser {
+    /// Parses `text`.
+    public static func parse(_ text: String) throws(PatternError) -> Pattern {
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// Parses UTF-8 `bytes`.
+    public static func parse(bytes: [UInt8]) throws(PatternError) -> Pattern {
+        try bytes.withUnsafeBufferPointer { (b) throws(PatternError) -> Pattern in try parse(bytes: b) }
+    }
+
+    /// Parses UTF-8 `bytes`.
+    public static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(PatternError) -> Pattern {
+        if let badLine = UTF8Check.firstInvalidLine(bytes) {
+            throw PatternError(line: badLine, reason: .invalidUTF8)
+        }
+        var reader = StatementReader(bytes: bytes)
+        var sawHeader = false
+        var length: BeatRational?
+        var lengthLine = 0
+        var notes: [PatternNote] = []
+        var noteLines: [Int] = []
+        var fields = FieldList()
+
+        while reader.nextStatement(into: &fields) {
+            let line = reader.lineNumber
+            let word = fields.text(0)
+            if !sawHeader {
+                guard word == "tactus-pattern" else { throw PatternError(line: line, reason: .missingHeader) }
+                guard fields.count == 2 else {
+                    throw PatternError(line: line, reason: .wrongFieldCount(statement: "tactus-pattern", expected: "1 field (the version)", found: fields.count - 1))
+                }
+                let version = fields.text(1)
+                guard version == "1" else { throw PatternError(line: line, reason: .unsupportedVersion(version)) }
+                sawHeader = true
+                continue
+            }
+            switch word {
+            case "tactus-pattern":
+                throw PatternError(line: line, reason: .duplicateHeader)
+            case "length":
+                guard fields.count == 2 else {
+                    throw PatternError(line: line, reason: .wrongFieldCount(statement: "length", expected: "1 field (beats)", found: fields.count - 1))
+                }
+                if length != nil { throw PatternError(line: line, reason: .duplicateLength(firstLine: lengthLine)) }
+                let value = try beatValue(fields.field(1), name: "length", line: line)
+                guard value > .zero else { throw PatternError(line: line, reason: .lengthNotPositive) }
+                length = value
+                lengthLine = line
+            case "note":
+                guard fields.count == 5 || fields.count == 6 else {
+                    throw PatternError(line: line, reason: .wrongFieldCount(statement: "note", expected: "START DURATION KEY VELOCITY [CHANNEL]", found: fields.count - 1))
+                }
+                guard notes.count < Pattern.maximumNoteCount else { throw PatternError(line: line, reason: .tooManyNotes) }
+                let start = try beatValue(fields.field(1), name: "start", line: line)
+                let duration = try beatValue(fields.field(2), name: "duration", line: line)
+                guard duration > .zero else { throw PatternError(line: line, reason: .durationNotPositive) }
+                let key = try integer(fields.field(3), name: "key", range: 0...127, rangeText: "0-127", line: line)
+                let velocity = try integer(fields.field(4), name: "velocity", range: 1...127, rangeText: "1-127", line: line)
+                var channel: Int64 = 1
+                if fields.count == 6 {
+                    channel = try integer(fields.field(5), name: "channel", range: 1...16, rangeText: "1-16", line: line)
+                }
+                notes.append(PatternNote(start: start, duration: duration, key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel)))
+                noteLines.append(line)
+            default:
+                throw PatternError(line: line, reason: .unknownStatement(word))
+            }
+        }
+        guard sawHeader else { throw PatternError(line: max(reader.lineNumber, 1), reason: .missingHeader) }
+        guard let length else { throw PatternError(line: reader.lineNumber + 1, reason: .missingLength) }
+        for i in notes.indices where notes[i].start >= length {
+            throw PatternError(line: noteLines[i], reason: .startNotBeforeLength)
+        }
+        return Pattern(length: length, notes: notes)
+    }
+
+    /// A beat value: `7`, `3.5`, `1/3` (exact).
+    static func beatValue(_ field: UnsafeBufferPointer<UInt8>, name: String, line: Int) throws(PatternError) -> BeatRational {
+        var digits = field[...]
+        var negative = false
+        if let first = digits.first, first == UInt8(ascii: "-") {
+            negative = true
+            digits = digits.dropFirst()
+        }
+        guard let parsed = BeatLiteral(digits) else {
+            throw PatternError(line: line, reason: .invalidNumber(field: name, text: String(decoding: field, as: UTF8.self)))
+        }
+        switch parsed {
+        case .tooManyDecimals: throw PatternError(line: line, reason: .tooManyDecimalDigits(field: name))
+        case .partTooLarge: throw PatternError(line: line, reason: .fractionPartTooLarge(field: name))
+        case .zeroDenominator: throw PatternError(line: line, reason: .zeroDenominator(field: name))
+        case .tooLarge: throw PatternError(line: line, reason: negative ? .negativeBeat(field: name) : .beatValueTooLarge(field: name))
+        case .value(let value):
+            if negative { throw PatternError(line: line, reason: .negativeBeat(field: name)) }
+            guard value <= PatternLimits.maximumBeatValue else { throw PatternError(line: line, reason: .beatValueTooLarge(field: name)) }
+            return value
+        }
+    }
+
+    /// A whole number within `range`.
+    static func integer(_ field: UnsafeBufferPointer<UInt8>, name: String, range: ClosedRange<Int64>, rangeText: String, line: Int) throws(PatternError) -> Int64 {
+        let text = String(decoding: field, as: UTF8.self)
+        var digits = field[...]
+        var negative = false
+        if let first = digits.first, first == UInt8(ascii: "-") {
+            negative = true
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            if BeatLiteral(digits) != nil {
+                throw PatternError(line: line, reason: .notAnInteger(field: name, text: text))
+            }
+            throw PatternError(line: line, reason: .invalidNumber(field: name, text: text))
+        }
+        var value: Int64 = 0
+        for d in digits {
+            value = value * 10 + Int64(d - 0x30)
+            if value > 1_000_000 { break }
+        }
+        guard !negative, range.contains(value) else {
+            throw PatternError(line: line, reason: .outOfRange(field: name, range: rangeText, found: text))
+        }
+        return value
+    }
+}
+
+/// The three spellings of a beat value, parsed exactly.
+enum BeatLiteral {
+    case value(BeatRational)
+    case tooLarge
+    case tooManyDecimals
+    case partTooLarge
+    case zeroDenominator
+
+    /// nil when the bytes are not a number of any allowed form.
+    init?(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        var intPart: Int64 = 0
+        var intDigits = 0
+        var i = bytes.startIndex
+        // Saturate early: anything past 2^40 is out of every limit anyway.
+        let cap: Int64 = 1 << 40
+        while i < bytes.endIndex, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            if intPart < cap { intPart = intPart * 10 + Int64(bytes[i] - 0x30) }
+            intDigits += 1
+            i += 1
+        }
+        guard intDigits > 0 else { return nil }
+        if i == bytes.endIndex {
+            self = intPart > 1_000_000 ? .tooLarge : .value(BeatRational(intPart))
+            return
+        }
+        let separator = bytes[i]
+        i += 1
+        var second: Int64 = 0
+        var secondDigits = 0
+        while i < bytes.endIndex, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            if second < cap { second = second * 10 + Int64(bytes[i] - 0x30) }
+            secondDigits += 1
+            i += 1
+        }
+        guard i == bytes.endIndex, secondDigits > 0 else { return nil }
+        if separator == UInt8(ascii: ".") {
+            guard secondDigits <= PatternLimits.maximumDecimalDigits else { self = .tooManyDecimals; return }
+            guard intPart <= 1_000_000 else { self = .tooLarge; return }
+            var scale: Int64 = 1
+            for _ in 0..<secondDigits { scale *= 10 }
+            self = .value(BeatRational(numerator: intPart * scale + second, denominator: scale)!)
+        } else if separator == UInt8(ascii: "/") {
+            guard intPart < PatternLimits.fractionPartLimit, second < PatternLimits.fractionPartLimit else { self = .partTooLarge; return }
+            guard second != 0 else { self = .zeroDenominator; return }
+            self = .value(BeatRational(numerator: intPart, denominator: second)!)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Splits pattern text into statements: lines without comments, cut into fields.
+struct StatementReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position: Int
+    /// 1-based number of the line of the statement last returned.
+    private(set) var lineNumber = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        // A UTF-8 byte-order mark is an editor's artefact, not content.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 } else { position = 0 }
+    }
+
+    /// Fills `fields` with the next non-empty statement; false at the end of the text.
+    mutating func nextStatement(into fields: inout FieldList) -> Bool {
+        while position < bytes.count {
+            lineNumber += 1
+            var end = position
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            let lineStart = position
+            position = end + 1
+            var stop = lineStart
+            while stop < end, bytes[stop] != UInt8(ascii: "#") { stop += 1 }
+            fields.removeAll(base: bytes)
+            var i = lineStart
+            while i < stop {
+                while i < stop, StatementReader.isBlank(bytes[i]) { i += 1 }
+                let fieldStart = i
+                while i < stop, !StatementReader.isBlank(bytes[i]) { i += 1 }
+                if i > fieldStart { fields.append(start: fieldStart, end: i) }
+            }
+            if fields.count > 0 { return true }
+        }
+        return false
+    }
+
+    static func isBlank(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r")
+    }
+}
+
+/// The fields of one statement, as ranges of the text.
+struct FieldList {
+    private var starts: [Int] = []
+    private var ends: [Int] = []
+    private var base = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+
+    var count: Int { starts.count }
+
+    mutating func removeAll(base: UnsafeBufferPointer<UInt8>) {
+        self.base = base
+        starts.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
+
+    mutating func append(start: Int, end: Int) {
+        starts.append(start)
+        ends.append(end)
+    }
+
+    func field(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: base[starts[i]..<ends[i]])
+    }
+
+    func text(_ i: Int) -> String { String(decoding: field(i), as: UTF8.self) }
+}
+
+/// UTF-8 validation that reports the line of the first bad sequence.
+enum UTF8Check {
+    static func firstInvalidLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var line = 1
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\n") { line += 1; i += 1; continue }
+            if b < 0x80 { i += 1; continue }
+            var need = 0
+            var minimum: UInt32 = 0
+            var value: UInt32 = 0
+            if b & 0xE0 == 0xC0 { need = 1; minimum = 0x80; value = UInt32(b & 0x1F) }
+            else if b & 0xF0 == 0xE0 { need = 2; minimum = 0x800; value = UInt32(b & 0x0F) }
+            else if b & 0xF8 == 0xF0 { need = 3; minimum = 0x10000; value = UInt32(b & 0x07) }
+            else { return line }
+            guard i + need < n else { return line }
+            for j in 1...need {
+                let c = bytes[i + j]
+                guard c & 0xC0 == 0x80 else { return line }
+                value = value << 6 | UInt32(c & 0x3F)
+            }
+            if value < minimum || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF) { return line }
+            i += need + 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,164 @@
+/// One note as the audio thread reads it: exact positions pre-split, its
+/// output slot, and the precomputed orders the renderer needs.
+public struct ScheduledNote: Sendable, BitwiseCopyable {
+    /// Start within the loop.
+    public var start: BeatPosition
+    /// Start + duration (may lie beyond the loop).
+    public var end: BeatPosition
+    /// Rank of `end` among all notes' ends, computed exactly (ties share a rank).
+    public var endRank: Int32
+    /// Index of the first note with the same start (notes are sorted by start).
+    public var groupFirst: Int32
+    /// Index of the first note with a later start (or the note count).
+    public var groupNext: Int32
+    /// `(channel - 1) * 128 + key`: one of the 2048 note slots of the tracker.
+    public var slot: UInt16
+    public var velocity: UInt8
+}
+
+/// The storage behind a `PatternSnapshot`.
+struct SnapshotStorage {
+    var noteCount: Int
+    var lengthNumerator: Int64
+    var lengthDenominator: Int64
+    var lengthBeats: Double
+    var notes: UnsafeMutablePointer<ScheduledNote>
+    /// Approximate starts in beats, ascending: the search key for seeks.
+    var starts: UnsafeMutablePointer<Double>
+    var text: UnsafeMutablePointer<UInt8>
+    var textCount: Int
+}
+
+/// An immutable, audio-thread-ready form of a pattern.
+///
+/// Built off the audio thread (`make` allocates and sorts, O(n log n)), then
+/// handed to the audio thread by value: a snapshot is one pointer, so passing
+/// it through a lock-free queue or storing it costs no reference counting.
+/// Notes are sorted by start, then by their line in the text, so the onsets in
+/// any beat window are found in O(log n + k), however many times the loop
+/// wraps inside the window.
+///
+/// Ownership is by convention: exactly one party owns a snapshot at a time
+/// (the builder, a queue, the renderer, the reclaimer), and only the owner may
+/// `destroy()` it, which must not happen on the audio thread.
+public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
+    let storage: UnsafeMutablePointer<SnapshotStorage>
+
+    /// Builds a snapshot of `pattern`; `text` is the text to report when
+    /// asked for the pattern (state save, `patch:Get`), the writer's output if nil.
+    /// The pattern must be valid (`Pattern.validationError() == nil`).
+    public static func make(_ pattern: Pattern, text: [UInt8]? = nil) -> PatternSnapshot {
+        let n = pattern.notes.count
+        let order = pattern.notes.indices.sorted { a, b in
+            let sa = pattern.notes[a].start
+            let sb = pattern.notes[b].start
+            return sa != sb ? sa < sb : a < b
+        }
+        let ends = pattern.notes.map { ExactBeatSum($0.start, $0.duration) }
+        // Exact ranks of the ends: the merge rule of §5 compares them.
+        let byEnd = pattern.notes.indices.sorted { ends[$0] < ends[$1] }
+        var rank = [Int32](repeating: 0, count: n)
+        var r: Int32 = 0
+        for (i, index) in byEnd.enumerated() {
+            if i > 0 && ends[byEnd[i - 1]] < ends[index] { r += 1 }
+            rank[index] = r
+        }
+        let notes = UnsafeMutablePointer<ScheduledNote>.allocate(capacity: max(n, 1))
+        let starts = UnsafeMutablePointer<Double>.allocate(capacity: max(n, 1))
+        var groupFirst = 0
+        for (i, index) in order.enumerated() {
+            let note = pattern.notes[index]
+            if i > 0 && pattern.notes[order[i - 1]].start != note.start { groupFirst = i }
+            let start = note.start.position
+            notes[i] = ScheduledNote(
+                start: start, end: ends[index].position, endRank: rank[index],
+                groupFirst: Int32(groupFirst), groupNext: Int32(n),
+                slot: UInt16(note.channel - 1) * 128 + UInt16(note.key), velocity: note.velocity)
+            starts[i] = start.approximateValue
+        }
+        var next = n
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            notes[i].groupNext = Int32(next)
+            if notes[i].groupFirst == Int32(i) { next = i }
+        }
+        let bytes = text ?? Array(PatternWriter.text(for: pattern).utf8)
+        let textStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        bytes.withUnsafeBufferPointer { textStorage.initialize(from: $0.baseAddress!, count: bytes.count) }
+        let storage = UnsafeMutablePointer<SnapshotStorage>.allocate(capacity: 1)
+        storage.initialize(to: SnapshotStorage(
+            noteCount: n, lengthNumerator: pattern.length.numerator,
+            lengthDenominator: pattern.length.denominator, lengthBeats: pattern.length.approximateValue,
+            notes: notes, starts: starts, text: textStorage, textCount: bytes.count))
+        return PatternSnapshot(storage: storage)
+    }
+
+    /// Frees the snapshot. Never on the audio thread; never twice.
+    public func destroy() {
+        storage.pointee.notes.deallocate()
+        storage.pointee.starts.deallocate()
+        storage.pointee.text.deallocate()
+        storage.deallocate()
+    }
+
+    /// Number of notes.
+    public var noteCount: Int {
+        @_noLocks get { storage.pointee.noteCount }
+    }
+
+    /// The loop length, exact.
+    public var length: BeatRational {
+        BeatRational(numerator: storage.pointee.lengthNumerator, denominator: storage.pointee.lengthDenominator)!
+    }
+
+    /// Note `index` in start order.
+    @_noLocks @inline(__always)
+    public func note(_ index: Int) -> ScheduledNote { storage.pointee.notes[index] }
+
+    /// The pattern text this snapshot was made from, for saving and `patch:Get`.
+    /// Valid while the snapshot lives; safe to read on any thread (immutable).
+    public var text: UnsafeBufferPointer<UInt8> {
+        @_noLocks get { UnsafeBufferPointer(start: storage.pointee.text, count: storage.pointee.textCount) }
+    }
+
+    /// `k × length` as a split position, exactly (whole part) and to double
+    /// precision (fraction). nil when `k × length` is beyond any real session.
+    @_noLocks
+    public func loopStart(_ k: Int64) -> BeatPosition? {
+        let num = Int128(k) * Int128(storage.pointee.lengthNumerator)
+        let den = Int128(storage.pointee.lengthDenominator)
+        var q = num / den
+        var r = num - q * den
+        if r < 0 { q -= 1; r += den }
+        guard q > Int128(Int64.min / 4), q < Int128(Int64.max / 4) else { return nil }
+        return BeatPosition(whole: Int64(q), fraction: Double(Int64(r)) / Double(storage.pointee.lengthDenominator))
+    }
+
+    /// The loop pass containing `beat`: `floor(beat / length)`, to within one
+    /// pass near a pass boundary (callers fix the edge exactly), or nil far
+    /// beyond any real session.
+    @_noLocks
+    public func approximateLoopIndex(containing beat: BeatPosition) -> Int64? {
+        let k = (Double(beat.whole) + beat.fraction) / storage.pointee.lengthBeats
+        guard k > -2.0e18, k < 2.0e18 else { return nil }
+        return BeatPosition.floorToInt64(k)
+    }
+
+    /// The first note index whose start is at or after `phase` beats into the
+    /// loop (approximately; callers fix the edge exactly). O(log n).
+    @_noLocks
+    public func firstNote(atOrAfterPhase phase: Double) -> Int {
+        var low = 0
+        var high = storage.pointee.noteCount
+        let starts = storage.pointee.starts
+        while low < high {
+            let mid = (low + high) >> 1
+            if starts[mid] < phase { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// A stable identity, for logs and tests.
+    public var identity: UInt {
+        UInt(bitPattern: storage)
+    }
+}

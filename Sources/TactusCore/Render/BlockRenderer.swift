@@ -1,0 +1,325 @@
+/// Turns a pattern and the host's transport into frame-timed MIDI, one block
+/// at a time, to the sample (timing contract §2-§5).
+///
+/// Use it the way an LV2 `run()` walks its input: `beginBlock`, then for each
+/// input event in time order `apply(_:atOffset:)` / `allNotesOff(atOffset:)`
+/// (each renders everything before the event's frame, then applies it), then
+/// `endBlock`. A new pattern is installed with `install` at a block start.
+///
+/// The renderer keeps a cursor on the next onset to play, so continuous play
+/// costs O(1) per onset and per event, and a seek or a pattern swap costs
+/// O(log n) - independent of the pattern's size and of how many times the loop
+/// wraps within a block. Work per block is bounded: when the output is full or
+/// the work bound is reached, the remaining onsets of the block are skipped in
+/// O(log n) and counted (§6).
+///
+/// Thread: the audio thread owns it. Storage is allocated at `init`; every
+/// other method is allocation-free, lock-free and `@_noLocks`.
+public struct BlockRenderer: ~Copyable {
+    /// Most note-ons one frame can hold after merging: one per slot.
+    static var stagingCapacity: Int { NoteTracker.slotCount }
+
+    public private(set) var clock: TransportClock
+    public private(set) var tracker = NoteTracker()
+    /// The pattern playing, if any.
+    public private(set) var pattern: PatternSnapshot?
+    public private(set) var statistics = RenderStatistics()
+
+    /// The next onset not yet played (while rolling with a pattern).
+    private var cursor: OnsetCursor?
+    /// Absolute frame where the current block starts.
+    public private(set) var blockStartFrame: Int64 = 0
+    /// Frames in the current block.
+    public private(set) var blockFrameCount = 0
+    /// Absolute frame up to which output is final.
+    public private(set) var renderedFrame: Int64 = 0
+
+    /// Note-ons of the frame being rendered, held back so that note-offs at the
+    /// same frame (retriggers) go out first and merges can change their velocity.
+    private let staging: UnsafeMutablePointer<MIDIEvent>
+    private let stagingSlots: UnsafeMutablePointer<UInt16>
+    private var stagingCount = 0
+    private var stagingFrame: Int64 = Int64.min
+    private var workLeft = 0
+    private var outputFull = false
+
+    /// A renderer for `sampleRate` frames per second (positive, finite), stopped, with no pattern.
+    public init(sampleRate: Double) {
+        clock = TransportClock(sampleRate: sampleRate)
+        staging = .allocate(capacity: BlockRenderer.stagingCapacity)
+        stagingSlots = .allocate(capacity: BlockRenderer.stagingCapacity)
+    }
+
+    deinit {
+        staging.deallocate()
+        stagingSlots.deallocate()
+    }
+
+    // MARK: - Block protocol
+
+    /// Starts a block of `frameCount` frames; empties `output` (keeping its capacity).
+    @_noLocks
+    public mutating func beginBlock(frameCount: Int, output: inout MIDIEventBuffer) {
+        output.reset(capacity: output.capacity)
+        blockStartFrame = renderedFrame
+        blockFrameCount = frameCount > 0 ? frameCount : 0
+        workLeft = 4 * output.capacity + 4096
+        outputFull = false
+    }
+
+    /// Renders everything before `offset` (frames into the block).
+    @_noLocks
+    public mutating func render(toOffset offset: Int, output: inout MIDIEventBuffer) {
+        renderUntil(absoluteFrame(offset), output: &output)
+    }
+
+    /// Renders up to `offset`, then applies a position update there.
+    @_noLocks @discardableResult
+    public mutating func apply(_ update: PositionUpdate, atOffset offset: Int, output: inout MIDIEventBuffer) -> TransportChange {
+        let frame = absoluteFrame(offset)
+        renderUntil(frame, output: &output)
+        let change = clock.apply(update, atFrame: frame)
+        switch change {
+        case .ignored:
+            statistics.ignoredUpdates &+= 1
+        case .stoppedUpdate, .repeat, .correction:
+            break
+        case .start:
+            seek(.atOrAfterUpdate)
+        case .stop:
+            tracker.cutAll()
+            cursor = nil
+        case .jump:
+            tracker.cutAll()
+            seek(.atOrAfterUpdate)
+        }
+        return change
+    }
+
+    /// Renders up to `offset`, then ends every sounding note there (CC 123 / CC 120).
+    @_noLocks
+    public mutating func allNotesOff(atOffset offset: Int, output: inout MIDIEventBuffer) {
+        renderUntil(absoluteFrame(offset), output: &output)
+        tracker.cutAll()
+    }
+
+    /// Renders up to `offset`, then applies `event`.
+    @_noLocks
+    public mutating func apply(_ event: TimedInputEvent, output: inout MIDIEventBuffer) {
+        switch event.event {
+        case .position(let update): apply(update, atOffset: event.offset, output: &output)
+        case .allNotesOff: allNotesOff(atOffset: event.offset, output: &output)
+        }
+    }
+
+    /// Renders the rest of the block. The block's events are then in `output`.
+    @_noLocks
+    public mutating func endBlock(output: inout MIDIEventBuffer) {
+        renderUntil(blockStartFrame &+ Int64(blockFrameCount), output: &output)
+        if outputFull { statistics.overfullBlocks &+= 1 }
+    }
+
+    /// One whole block: `beginBlock`, each event in order, `endBlock`.
+    @_noLocks
+    public mutating func renderBlock(frameCount: Int, events: UnsafeBufferPointer<TimedInputEvent>, output: inout MIDIEventBuffer) {
+        beginBlock(frameCount: frameCount, output: &output)
+        for event in events { apply(event, output: &output) }
+        endBlock(output: &output)
+    }
+
+    /// Makes `snapshot` the pattern from the current frame on (§5: call it at
+    /// a block start). Sounding notes keep their note-offs. Returns the pattern
+    /// it replaces, which the caller must free off the audio thread.
+    @_noLocks
+    public mutating func install(_ snapshot: PatternSnapshot?) -> PatternSnapshot? {
+        let old = pattern
+        pattern = snapshot
+        cursor = nil
+        if clock.isRolling { seek(.atOrAfterFrame(renderedFrame)) }
+        return old
+    }
+
+    /// The host deactivated the plugin: every sounding note ends (its note-off
+    /// goes out at the start of the next block rendered) and the transport is
+    /// forgotten, as LV2 asks of `activate`.
+    @_noLocks
+    public mutating func deactivate() {
+        tracker.cutAll()
+        clock.reset()
+        cursor = nil
+    }
+
+    // MARK: - Rendering
+
+    @_noLocks @inline(__always)
+    private func absoluteFrame(_ offset: Int) -> Int64 {
+        // Offsets outside the block, or before what is already rendered, act at the nearest valid frame.
+        let clamped = offset < 0 ? 0 : (offset > blockFrameCount ? blockFrameCount : offset)
+        let frame = blockStartFrame &+ Int64(clamped)
+        return frame < renderedFrame ? renderedFrame : frame
+    }
+
+    @_noLocks
+    private mutating func renderUntil(_ end: Int64, output: inout MIDIEventBuffer) {
+        let segmentStart = renderedFrame
+        guard end > segmentStart else { return }
+        var iterationsLeft = workLeft + 2 * NoteTracker.slotCount + 64
+        while iterationsLeft > 0 {
+            iterationsLeft -= 1
+            var offFrame = Int64.max
+            var offSlot = 0
+            if !outputFull, let slot = tracker.first {
+                let note = tracker.note(slot)
+                var f = segmentStart
+                if clock.isRolling && note.offBeat != NoteTracker.cutBeat {
+                    f = clock.frame(of: note.offBeat)
+                    if f < segmentStart { f = segmentStart }
+                }
+                // A note lasts at least one frame (§5).
+                if f <= note.onFrame { f = note.onFrame &+ 1 }
+                offFrame = f
+                offSlot = slot
+            }
+            var onFrame = Int64.max
+            if clock.isRolling, let c = cursor, let p = pattern {
+                let f = clock.frame(of: c.beat(in: p))
+                onFrame = f < segmentStart ? segmentStart : f
+            }
+            if offFrame <= onFrame {
+                guard offFrame < end else { break }
+                if offFrame > stagingFrame { flushStaging(output: &output) }
+                guard output.count + stagingCount < output.capacity else {
+                    outputFull = true
+                    continue
+                }
+                _ = output.append(.noteOff(offset: Int32(truncatingIfNeeded: offFrame &- blockStartFrame), slot: offSlot))
+                tracker.end(slot: offSlot)
+            } else {
+                guard onFrame < end else { break }
+                if outputFull || workLeft <= 0 {
+                    skipOnsets(before: end)
+                    continue
+                }
+                workLeft -= 1
+                if onFrame > stagingFrame { flushStaging(output: &output) }
+                playOnset(at: onFrame, output: &output)
+            }
+        }
+        flushStaging(output: &output)
+        renderedFrame = end
+    }
+
+    /// Plays the onset under the cursor at `frame` and advances the cursor.
+    @_noLocks
+    private mutating func playOnset(at frame: Int64, output: inout MIDIEventBuffer) {
+        guard var c = cursor, let p = pattern else { return }
+        let note = p.note(c.index)
+        let slot = Int(note.slot)
+        let offBeat = c.loopStart + note.end
+        defer {
+            cursor = c.advance(in: p) ? c : nil
+        }
+        if tracker.isSounding(slot) {
+            let sounding = tracker.note(slot)
+            if sounding.onFrame == frame {
+                // Same key, same frame: played once, as the onset whose note-off is latest
+                // (ties keep the earlier start, then the earlier line: the one already there).
+                let later = sounding.loop == c.loop ? note.endRank > sounding.endRank : sounding.offBeat < offBeat
+                if later {
+                    tracker.replace(slot: slot, offBeat: offBeat, loop: c.loop, endRank: note.endRank, velocity: note.velocity)
+                    if sounding.stagedIndex >= 0 { staging[Int(sounding.stagedIndex)].data2 = note.velocity }
+                }
+                return
+            }
+        }
+        // Each sounding note keeps a place for its note-off: admit a note-on
+        // only if its own note-off will fit too.
+        guard output.count + stagingCount + tracker.count + 2 <= output.capacity else {
+            statistics.droppedNoteOns &+= 1
+            return
+        }
+        let offset = Int32(truncatingIfNeeded: frame &- blockStartFrame)
+        if tracker.isSounding(slot) {
+            // Retrigger: the sounding note ends just before the new one (§5).
+            _ = output.append(.noteOff(offset: offset, slot: slot))
+            tracker.end(slot: slot)
+        }
+        staging[stagingCount] = .noteOn(offset: offset, slot: slot, velocity: note.velocity)
+        stagingSlots[stagingCount] = UInt16(slot)
+        tracker.start(slot: slot, offBeat: offBeat, onFrame: frame, loop: c.loop, endRank: note.endRank, velocity: note.velocity, stagedIndex: Int32(stagingCount))
+        stagingCount += 1
+        stagingFrame = frame
+    }
+
+    @_noLocks
+    private mutating func flushStaging(output: inout MIDIEventBuffer) {
+        for i in 0..<stagingCount {
+            _ = output.append(staging[i])
+            tracker.setStagedIndex(Int(stagingSlots[i]), -1)
+        }
+        stagingCount = 0
+    }
+
+    /// Moves the cursor past every onset emitted before `end`, counting them as dropped.
+    @_noLocks
+    private mutating func skipOnsets(before end: Int64) {
+        guard var c = cursor, let p = pattern else { return }
+        if let target = firstOnset(.atOrAfterFrame(end), in: p), c.isBefore(target) {
+            statistics.droppedNoteOns &+= target.onsetCount(since: c, in: p)
+            cursor = target
+        } else {
+            statistics.droppedNoteOns &+= 1
+            cursor = c.advance(in: p) ? c : nil
+        }
+    }
+
+    // MARK: - Seeking
+
+    /// Which onsets remain after a seek.
+    enum OnsetBound {
+        /// §3: at or after the update's beat (`x > -1e-4`), after a start or a jump.
+        case atOrAfterUpdate
+        /// Emitted at or after a frame, after a pattern swap or a skip.
+        case atOrAfterFrame(Int64)
+    }
+
+    @_noLocks
+    private mutating func seek(_ bound: OnsetBound) {
+        if let p = pattern { cursor = firstOnset(bound, in: p) } else { cursor = nil }
+    }
+
+    @_noLocks @inline(__always)
+    private func satisfies(_ beat: BeatPosition, _ bound: OnsetBound) -> Bool {
+        switch bound {
+        case .atOrAfterUpdate: return FrameRule.isAtOrAfterUpdate(exactOffset: clock.exactOffset(of: beat))
+        case .atOrAfterFrame(let frame): return clock.frame(of: beat) >= frame
+        }
+    }
+
+    /// The first onset satisfying `bound` under the current clock (rolling). O(log n).
+    @_noLocks
+    private func firstOnset(_ bound: OnsetBound, in p: PatternSnapshot) -> OnsetCursor? {
+        let approximateBeat: BeatPosition
+        switch bound {
+        case .atOrAfterUpdate:
+            approximateBeat = clock.anchorBeat
+        case .atOrAfterFrame(let frame):
+            approximateBeat = clock.beat(atFrame: frame &- 1)
+        }
+        guard var c = OnsetCursor.first(atOrAfter: approximateBeat, in: p) else { return nil }
+        // Settle the edge with the exact rule the emission uses, so that what
+        // a seek keeps and what rendering plays can never disagree.
+        var steps = 0
+        while !satisfies(c.beat(in: p), bound), steps < OnsetCursor.fixUpLimit {
+            guard c.advanceGroup(in: p) else { return nil }
+            steps += 1
+        }
+        while steps < 2 * OnsetCursor.fixUpLimit, let previous = c.previousGroup(in: p),
+            satisfies(previous.beat(in: p), bound)
+        {
+            c = previous
+            steps += 1
+        }
+        return c
+    }
+}

@@ -1,0 +1,40 @@
+/// An input that acts at a frame of a block (timing contract §5: it acts
+/// after all output before its frame and before the onsets at its frame).
+public enum InputEvent: Sendable, BitwiseCopyable, Equatable {
+    /// A host position report.
+    case position(PositionUpdate)
+    /// MIDI CC 123 (all notes off) or CC 120 (all sound off) on any channel.
+    case allNotesOff
+}
+
+/// An input event with its frame offset into the block.
+public struct TimedInputEvent: Sendable, BitwiseCopyable, Equatable {
+    public var offset: Int
+    public var event: InputEvent
+
+    public init(offset: Int, event: InputEvent) {
+        self.offset = offset
+        self.event = event
+    }
+}
+
+/// Counters a person can look at: what the renderer had to drop or ignore.
+public struct RenderStatistics: Sendable, BitwiseCopyable, Equatable {
+    /// Note-ons not emitted because the block's output was full or its work bound was reached.
+    public var droppedNoteOns: Int64 = 0
+    /// Blocks whose output filled up (note-offs then wait for the next block).
+    public var overfullBlocks: Int64 = 0
+    /// Position updates ignored as a whole (§6).
+    public var ignoredUpdates: Int64 = 0
+
+    public init() {}
+}
+
+/// How MIDI on the control input is read (timing contract §5).
+public enum MIDIInput {
+    /// True for control change 123 (all notes off) or 120 (all sound off), any channel.
+    @_noLocks
+    public static func isAllNotesOff(status: UInt8, data1: UInt8) -> Bool {
+        status & 0xF0 == 0xB0 && (data1 == 123 || data1 == 120)
+    }
+}

@@ -1,0 +1,184 @@
+/// What a position update did to the transport (timing contract §4).
+public enum TransportChange: Sendable, Equatable, BitwiseCopyable {
+    /// Rejected as a whole (§6): NaN, infinite or absurd values, or a key of the wrong type.
+    case ignored
+    /// An update while stopped that leaves the transport stopped (it may move the position).
+    case stoppedUpdate
+    /// The transport started rolling: play resumes at the update's beat, like a jump.
+    case start
+    /// The transport stopped: every sounding note ends here.
+    case stop
+    /// Within 1/1920 beat of where we are: the position stays, tempo and speed apply.
+    case `repeat`
+    /// Between 1/1920 and 1/16 beat off: the host is the clock; nothing is cut or replayed.
+    case correction
+    /// More than 1/16 beat off (a seek, or the host's loop wrapping): sounding notes are cut.
+    case jump
+}
+
+/// The host's transport as the plugin knows it: the last value of every key,
+/// the anchor of the latest update, and extrapolation between updates.
+///
+/// Implements the timing contract's §1 (key rules), §2 (extrapolation), §4
+/// (classification of updates) and §6 (bad updates are ignored whole). Beats
+/// come from the host's own keys (`bar`/`barBeat`, else `beat`), never rebuilt
+/// from frame × tempo while those are available.
+///
+/// Value type; every method is O(1), allocation-free and `@_noLocks`: it is
+/// owned and used by the audio thread.
+public struct TransportClock: Sendable, BitwiseCopyable {
+    /// Updates closer than this to the extrapolated beat are repeats (§4).
+    public static var repeatBandBeats: Double { 1.0 / 1920.0 }
+    /// Updates closer than this (and beyond the repeat band) are corrections (§4).
+    public static var correctionBandBeats: Double { 1.0 / 16.0 }
+    /// Tempo above this (bpm) is absurd (§6).
+    public static var maximumTempo: Double { 1000 }
+    /// Speed above this (in magnitude) is absurd (§6).
+    public static var maximumSpeed: Double { 1000 }
+    /// A beat position beyond ± this is absurd (§6).
+    public static var beatLimit: Double { 4_294_967_296 }  // 2^32
+
+    /// Frames per second, fixed at instantiation.
+    public let sampleRate: Double
+
+    /// Last value of `time:beatsPerMinute` (initially 120).
+    public private(set) var beatsPerMinute: Double = 120
+    /// Last value of `time:speed` (initially 0: stopped).
+    public private(set) var speed: Double = 0
+    /// Last value of `time:beatsPerBar` (initially 4).
+    public private(set) var beatsPerBar: Double = 4
+    /// Last value of `time:bar` (initially 0).
+    public private(set) var bar: Double = 0
+
+    /// Absolute frame of the update in force.
+    public private(set) var anchorFrame: Int64 = 0
+    /// Beat at `anchorFrame`.
+    public private(set) var anchorBeat: BeatPosition = .zero
+    /// Rolling: speed > 0 and tempo > 0. Negative speed is treated as stopped.
+    public private(set) var isRolling = false
+    /// `60 R / (s T)` while rolling; meaningless while stopped.
+    public private(set) var framesPerBeat: Double = 0
+    /// `s T / (60 R)` while rolling, 0 while stopped (the position is frozen).
+    public private(set) var beatsPerFrame: Double = 0
+
+    /// A stopped transport at beat 0, 120 bpm, 4/4, for a positive finite `sampleRate`.
+    public init(sampleRate: Double) {
+        precondition(sampleRate.isFinite && sampleRate > 0, "sample rate must be positive")
+        self.sampleRate = sampleRate
+    }
+
+    /// Forgets every update: back to the initial stopped state (LV2 `activate`).
+    public mutating func reset() {
+        self = TransportClock(sampleRate: sampleRate)
+    }
+
+    /// The beat at absolute frame `frame` (§2). Frozen while stopped.
+    @_noLocks
+    public func beat(atFrame frame: Int64) -> BeatPosition {
+        guard isRolling else { return anchorBeat }
+        return anchorBeat.advanced(by: Double(frame &- anchorFrame) * beatsPerFrame)
+    }
+
+    /// `x` of §3: the exact offset in frames of `beat` from the anchor, while rolling.
+    @_noLocks @inline(__always)
+    public func exactOffset(of beat: BeatPosition) -> Double {
+        beat.beats(since: anchorBeat) * framesPerBeat
+    }
+
+    /// The frame at which an event at `beat` is emitted (§3), while rolling.
+    @_noLocks @inline(__always)
+    public func frame(of beat: BeatPosition) -> Int64 {
+        anchorFrame &+ FrameRule.frameOffset(exactOffset: exactOffset(of: beat))
+    }
+
+    /// Applies an update arriving at absolute frame `frame` and says what it did (§1, §4, §6).
+    @_noLocks
+    public mutating func apply(_ update: PositionUpdate, atFrame frame: Int64) -> TransportChange {
+        if update.hasInvalidKey { return .ignored }
+        // §6: one bad value rejects the whole update.
+        if !TransportClock.isFiniteOrAbsent(update.frame) || !TransportClock.isFiniteOrAbsent(update.speed)
+            || !TransportClock.isFiniteOrAbsent(update.bar) || !TransportClock.isFiniteOrAbsent(update.barBeat)
+            || !TransportClock.isFiniteOrAbsent(update.beat)
+            || !TransportClock.isFiniteOrAbsent(update.beatsPerBar)
+            || !TransportClock.isFiniteOrAbsent(update.beatsPerMinute)
+        {
+            return .ignored
+        }
+        let tempo = update.beatsPerMinute ?? beatsPerMinute
+        let newSpeed = update.speed ?? speed
+        let perBar = update.beatsPerBar ?? beatsPerBar
+        let newBar = update.bar ?? bar
+        guard tempo >= 0, tempo <= TransportClock.maximumTempo else { return .ignored }
+        guard newSpeed >= -TransportClock.maximumSpeed, newSpeed <= TransportClock.maximumSpeed else { return .ignored }
+        guard perBar > 0, perBar <= TransportClock.beatLimit else { return .ignored }
+
+        let extrapolated = beat(atFrame: frame)
+        let reported: BeatPosition
+        if let barBeat = update.barBeat {
+            // bar × beatsPerBar is exact in a double for any bar a host can send
+            // (a float times an integer below 2^29); the sum is kept split, so
+            // the host's binary values are taken exactly (§3).
+            let barStart = newBar * perBar
+            guard barStart.magnitude <= TransportClock.beatLimit, barBeat.magnitude <= TransportClock.beatLimit,
+                let a = BeatPosition(barStart), let b = BeatPosition(barBeat)
+            else { return .ignored }
+            reported = a + b
+        } else if let beat = update.beat {
+            guard beat.magnitude <= TransportClock.beatLimit, let b = BeatPosition(beat) else { return .ignored }
+            reported = b
+        } else if let hostFrame = update.frame {
+            let beats = hostFrame * tempo / (60 * sampleRate)
+            guard beats.magnitude <= TransportClock.beatLimit, let b = BeatPosition(beats) else { return .ignored }
+            reported = b
+        } else {
+            reported = extrapolated
+        }
+        guard reported.approximateValue.magnitude <= TransportClock.beatLimit else { return .ignored }
+
+        let wasRolling = isRolling
+        let rateChanged = tempo != beatsPerMinute || newSpeed != speed
+        beatsPerMinute = tempo
+        speed = newSpeed
+        beatsPerBar = perBar
+        bar = newBar
+        isRolling = newSpeed > 0 && tempo > 0
+        if isRolling {
+            framesPerBeat = 60 * sampleRate / (newSpeed * tempo)
+            beatsPerFrame = newSpeed * tempo / (60 * sampleRate)
+        } else {
+            framesPerBeat = 0
+            beatsPerFrame = 0
+        }
+
+        guard isRolling else {
+            anchorFrame = frame
+            anchorBeat = reported
+            return wasRolling ? .stop : .stoppedUpdate
+        }
+        guard wasRolling else {
+            anchorFrame = frame
+            anchorBeat = reported
+            return .start
+        }
+        let offBy = reported.beats(since: extrapolated).magnitude
+        if offBy <= TransportClock.repeatBandBeats {
+            // The position stays where we are; only a new rate needs a new anchor
+            // (with the same rate the old anchor is the same line, and keeping it
+            // avoids re-rounding on hosts that repeat the position every block).
+            if rateChanged {
+                anchorFrame = frame
+                anchorBeat = extrapolated
+            }
+            return .repeat
+        }
+        anchorFrame = frame
+        anchorBeat = reported
+        return offBy <= TransportClock.correctionBandBeats ? .correction : .jump
+    }
+
+    @_noLocks @inline(__always)
+    static func isFiniteOrAbsent(_ value: Double?) -> Bool {
+        guard let value else { return true }
+        return value.isFinite
+    }
+}

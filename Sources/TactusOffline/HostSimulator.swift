@@ -1,0 +1,152 @@
+import TactusCore
+
+/// One input a host delivers to the plugin at a frame offset of a block.
+public enum ScriptInput: Equatable, Sendable {
+    case position(HostPosition)
+    case midi([UInt8])
+    /// A pattern edit naming a pattern file.
+    case pattern(String)
+}
+
+public struct TimedScriptInput: Equatable, Sendable {
+    public var offset: Int
+    public var input: ScriptInput
+}
+
+/// A host's transport, simulated from a `TransportScript`: it keeps its own
+/// timeline (tempo, meter, play/stop, locate, loop range) the way a DAW does,
+/// and reports it the way the script says a host reports it (on change or
+/// every block; BBT, beat or frame keys; Ardour's tick rounding; Object or
+/// Blank).
+///
+/// Its beats are the host's, computed in doubles from its own anchor; what it
+/// sends goes through the wire types hosts use (Float `barBeat`, Long `bar`),
+/// so the plugin sees the same rounding it sees from a real host.
+public struct HostSimulator: Sendable {
+    public let script: TransportScript
+    public let sampleRate: Double
+
+    private var nextAction = 0
+    private var speed: Double = 0
+    private var tempo: Double = 120
+    private var beatsPerBar: Double = 4
+    private var anchorFrame: Int64 = 0
+    private var anchorBeat: Double = 0
+    private var transportAnchor: Int64 = 0
+    private var loop: (start: Double, end: Double)?
+
+    public init(script: TransportScript, sampleRate: Double) {
+        self.script = script
+        self.sampleRate = sampleRate
+    }
+
+    var isRolling: Bool { speed > 0 && tempo > 0 }
+    var beatsPerFrame: Double { speed * tempo / (60 * sampleRate) }
+
+    /// The host's beat at `frame` (its own extrapolation).
+    public func hostBeat(at frame: Int64) -> Double {
+        isRolling ? anchorBeat + Double(frame - anchorFrame) * beatsPerFrame : anchorBeat
+    }
+
+    func transportFrame(at frame: Int64) -> Int64 {
+        isRolling ? transportAnchor + Int64((Double(frame - anchorFrame) * speed).rounded()) : transportAnchor
+    }
+
+    private mutating func reanchor(at frame: Int64) {
+        transportAnchor = transportFrame(at: frame)
+        anchorBeat = hostBeat(at: frame)
+        anchorFrame = frame
+    }
+
+    private mutating func moveTo(beat: Double, at frame: Int64) {
+        anchorFrame = frame
+        anchorBeat = beat
+        transportAnchor = Int64((beat * 60 * sampleRate / tempo).rounded())
+    }
+
+    /// The first frame at or after `from` where the host's loop wraps, if any.
+    func wrapFrame(from: Int64) -> Int64? {
+        guard isRolling, let loop, anchorBeat < loop.end else { return nil }
+        var w = anchorFrame + Int64(((loop.end - anchorBeat) / beatsPerFrame).rounded(.up))
+        while w > anchorFrame, hostBeat(at: w - 1) >= loop.end { w -= 1 }
+        while hostBeat(at: w) < loop.end { w += 1 }
+        return max(w, from)
+    }
+
+    /// The position report for the host's state at `frame`.
+    public func position(at frame: Int64) -> HostPosition {
+        let beat = hostBeat(at: frame)
+        var fields: [(key: PositionKey, value: WireValue)] = [
+            (.frame, .long(transportFrame(at: frame))), (.speed, .float(Float(speed))),
+        ]
+        switch script.keys {
+        case .bbt:
+            var bar = (beat / beatsPerBar).rounded(.down)
+            var barBeat = beat - bar * beatsPerBar
+            if let ticks = script.barBeatTicks {
+                barBeat = (barBeat * Double(ticks)).rounded() / Double(ticks)
+                if barBeat >= beatsPerBar { bar += 1; barBeat -= beatsPerBar }
+            }
+            fields += [
+                (.bar, .long(Int64(bar))), (.barBeat, .float(Float(barBeat))), (.beatUnit, .int(4)),
+                (.beatsPerBar, .float(Float(beatsPerBar))), (.beatsPerMinute, .float(Float(tempo))),
+            ]
+        case .beat:
+            fields += [(.beat, .double(beat)), (.beatsPerMinute, .float(Float(tempo)))]
+        case .frame:
+            break
+        }
+        return HostPosition(fields: fields, asBlank: script.asBlank)
+    }
+
+    /// Everything the host delivers in the block `[start, start + frameCount)`,
+    /// in delivery order. Blocks must be asked for in order, without gaps.
+    public mutating func inputs(blockStart start: Int64, frameCount: Int) -> [TimedScriptInput] {
+        let end = start + Int64(frameCount)
+        var out: [TimedScriptInput] = []
+        var sentAtStart = false
+        var cursor = start
+        while true {
+            let actionFrame = nextAction < script.actions.count ? script.actions[nextAction].frame : Int64.max
+            let wrap = wrapFrame(from: cursor) ?? Int64.max
+            let frame = min(actionFrame, wrap)
+            guard frame < end else { break }
+            var frameInputs: [ScriptInput] = []
+            var updateIndex: Int?
+            if wrap == frame, let loop {
+                moveTo(beat: loop.start, at: frame)
+                updateIndex = 0
+            }
+            while nextAction < script.actions.count, script.actions[nextAction].frame == frame {
+                let action = script.actions[nextAction].action
+                nextAction += 1
+                switch action {
+                case .tempo(let t): reanchor(at: frame); tempo = t
+                case .meter(let m): reanchor(at: frame); beatsPerBar = m
+                case .speed(let s): reanchor(at: frame); speed = s
+                case .locate(let b): moveTo(beat: b, at: frame)
+                case .loop(let a, let b): reanchor(at: frame); loop = (a, b)
+                case .loopOff: reanchor(at: frame); loop = nil
+                case .midi(let bytes): frameInputs.append(.midi(bytes))
+                case .position(let p): frameInputs.append(.position(p))
+                case .pattern(let path): frameInputs.append(.pattern(path))
+                }
+                if action.changesTransport { updateIndex = frameInputs.count }
+            }
+            if let i = updateIndex {
+                frameInputs.insert(.position(position(at: frame)), at: i)
+                if frame == start { sentAtStart = true }
+            }
+            if frame == start && script.sendPolicy == .everyBlock && !sentAtStart {
+                frameInputs.insert(.position(position(at: frame)), at: 0)
+                sentAtStart = true
+            }
+            out += frameInputs.map { TimedScriptInput(offset: Int(frame - start), input: $0) }
+            cursor = frame + 1
+        }
+        if script.sendPolicy == .everyBlock && !sentAtStart && frameCount > 0 {
+            out.insert(TimedScriptInput(offset: 0, input: .position(position(at: start))), at: 0)
+        }
+        return out
+    }
+}

@@ -1,0 +1,131 @@
+import TactusCore
+
+/// The core run as an offline host: a pattern, a transport script, a sample
+/// rate and a block plan in; the event log out.
+///
+/// It plays the part of an LV2 host that runs the worker synchronously after
+/// each `run()`: a pattern edit arriving in a block is parsed after that block
+/// and takes effect at the start of the next one (timing contract §5).
+public struct OfflineRender {
+    /// A pattern edit the script asked for that could not be loaded; the pattern in use stayed.
+    public struct EditFailure: Sendable, CustomStringConvertible {
+        public var frame: Int64
+        public var path: String
+        public var message: String
+        public var description: String { "frame \(frame): pattern '\(path)' rejected, previous pattern kept: \(message)" }
+    }
+
+    public struct Report: Sendable {
+        public var statistics = RenderStatistics()
+        public var blocks = 0
+        public var frames: Int64 = 0
+        public var events = 0
+        public var editsApplied = 0
+        public var editFailures: [EditFailure] = []
+    }
+
+    /// Loads a pattern file named by a script: the pattern and its text, or a message.
+    public typealias PatternLoader = (String) -> Result<(Pattern, [UInt8]), PatternLoadError>
+
+    public let script: TransportScript
+    public let sampleRate: Double
+    public let blocks: BlockPlan
+    /// Output capacity per block (events). Large by default: an offline render should drop nothing.
+    public var outputCapacity = 1 << 16
+    /// Give every event its bar and beat (costs a little: blocks are rendered in steps).
+    public var annotate = false
+
+    public init(script: TransportScript, sampleRate: Double, blocks: BlockPlan) {
+        self.script = script
+        self.sampleRate = sampleRate
+        self.blocks = blocks
+    }
+
+    /// Renders the whole script. `onBlock` sees each block's events (absolute
+    /// frames) and the frames rendered so far.
+    public func run(
+        pattern: Pattern, patternText: [UInt8]? = nil, loadPattern: PatternLoader,
+        onBlock: ([LoggedEvent], Int64) -> Void
+    ) -> Report {
+        var report = Report()
+        var renderer = BlockRenderer(sampleRate: sampleRate)
+        var output = MIDIEventBuffer(storageCapacity: outputCapacity)
+        var host = HostSimulator(script: script, sampleRate: sampleRate)
+        var sizes = blocks.makeIterator()
+        var incoming: PatternSnapshot? = PatternSnapshot.make(pattern, text: patternText)
+        var start: Int64 = 0
+        var blockEvents: [LoggedEvent] = []
+        while start < script.endFrame {
+            if let snapshot = incoming {
+                renderer.install(snapshot)?.destroy()
+                incoming = nil
+            }
+            let size = Int(min(Int64(sizes.next()), script.endFrame - start))
+            let inputs = host.inputs(blockStart: start, frameCount: size)
+            var edits: [(Int64, String)] = []
+            renderer.beginBlock(frameCount: size, output: &output)
+            blockEvents.removeAll(keepingCapacity: true)
+            // Collects what the renderer wrote so far, positioned by the clock it was rendered under.
+            func collect() {
+                let events = output.events
+                for i in blockEvents.count..<events.count {
+                    let e = events[i]
+                    let frame = start + Int64(e.offset)
+                    let position = MusicalPosition(
+                        beats: renderer.clock.beat(atFrame: frame).approximateValue, beatsPerBar: renderer.clock.beatsPerBar)
+                    blockEvents.append(LoggedEvent(frame: frame, bytes: [e.status, e.data1, e.data2], position: position))
+                }
+            }
+            for input in inputs {
+                if annotate {
+                    renderer.render(toOffset: input.offset, output: &output)
+                    collect()
+                }
+                switch input.input {
+                case .position(let p):
+                    renderer.apply(p.update, atOffset: input.offset, output: &output)
+                case .midi(let bytes):
+                    if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
+                        renderer.allNotesOff(atOffset: input.offset, output: &output)
+                    }
+                case .pattern(let path):
+                    edits.append((start + Int64(input.offset), path))
+                }
+            }
+            renderer.endBlock(output: &output)
+            if annotate {
+                collect()
+            } else {
+                for e in output.events {
+                    blockEvents.append(LoggedEvent(frame: start + Int64(e.offset), bytes: [e.status, e.data1, e.data2]))
+                }
+            }
+            report.events += blockEvents.count
+            // The "worker": parse the block's edits after the block.
+            for (frame, path) in edits {
+                switch loadPattern(path) {
+                case .success(let (p, text)):
+                    incoming?.destroy()
+                    incoming = PatternSnapshot.make(p, text: text)
+                    report.editsApplied += 1
+                case .failure(let error):
+                    report.editFailures.append(EditFailure(frame: frame, path: path, message: error.description))
+                }
+            }
+            start += Int64(size)
+            report.blocks += 1
+            onBlock(blockEvents, start)
+        }
+        incoming?.destroy()
+        renderer.install(nil)?.destroy()
+        report.frames = start
+        report.statistics = renderer.statistics
+        return report
+    }
+}
+
+/// Why a pattern file could not be used.
+public struct PatternLoadError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,232 @@
+import TactusCore
+
+/// A transport script: what a host does to its transport, at which frames,
+/// and how it reports it to the plugin. The format is documented in
+/// `docs/transport-script.md`.
+///
+/// The same script drives `tactus render`, the LV2 test host and the tests,
+/// so that the core and the plugin can be compared input for input.
+public struct TransportScript: Sendable {
+    /// When the host sends `time:Position`.
+    public enum SendPolicy: String, Sendable {
+        /// At every change: start, stop, locate, tempo, loop wrap (jalv, Ardour).
+        case onChange = "on-change"
+        /// Also at the start of every block (Carla).
+        case everyBlock = "every-block"
+    }
+
+    /// Which position keys the host includes.
+    public enum KeySet: String, Sendable {
+        /// frame, speed, bar, barBeat, beatUnit, beatsPerBar, beatsPerMinute (Ardour, Carla, jalv with a timebase master).
+        case bbt
+        /// frame, speed, beat, beatsPerMinute.
+        case beat
+        /// frame and speed only (jalv on JACK with no timebase master).
+        case frame
+    }
+
+    /// One thing that happens at a frame.
+    public enum Action: Equatable, Sendable {
+        case tempo(Double)
+        case meter(Double)
+        case speed(Double)
+        case locate(Double)
+        case loop(start: Double, end: Double)
+        case loopOff
+        /// MIDI on the control input (CC 123 is `all-notes-off`).
+        case midi([UInt8])
+        /// A position sent verbatim, whatever the simulated host's state.
+        case position(HostPosition)
+        /// A pattern edit (`patch:Set`) with the pattern text file at this path.
+        case pattern(String)
+
+        /// Whether the action changes the simulated host's transport.
+        public var changesTransport: Bool {
+            switch self {
+            case .tempo, .meter, .speed, .locate, .loop, .loopOff: return true
+            case .midi, .position, .pattern: return false
+            }
+        }
+    }
+
+    public struct TimedAction: Equatable, Sendable {
+        public var frame: Int64
+        public var action: Action
+        /// Line in the script (for error messages).
+        public var line: Int
+    }
+
+    /// Sample rate given by the script (`rate`), if any.
+    public var sampleRate: Double?
+    public var sendPolicy: SendPolicy = .onChange
+    public var keys: KeySet = .bbt
+    /// Round `barBeat` to this many ticks per beat (Ardour: 1920).
+    public var barBeatTicks: Int?
+    /// Send positions as `atom:Blank` (Carla).
+    public var asBlank = false
+    /// Frames to render.
+    public var endFrame: Int64 = 0
+    /// Actions in frame order (ties keep script order).
+    public var actions: [TimedAction] = []
+
+    public init() {}
+}
+
+/// A transport script that could not be read.
+public struct TransportScriptError: Error, CustomStringConvertible, Equatable {
+    public var line: Int
+    public var reason: String
+    public var description: String { "transport script line \(line): \(reason)" }
+}
+
+extension TransportScript {
+    /// Parses the script text (`docs/transport-script.md`).
+    public init(parsing text: String) throws(TransportScriptError) {
+        self.init()
+        var sawHeader = false
+        var sawEnd = false
+        var lastFrame: Int64 = 0
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            guard let first = words.first else { continue }
+            func fail(_ reason: String) -> TransportScriptError { TransportScriptError(line: lineNumber, reason: reason) }
+            if !sawHeader {
+                guard words == ["tactus-transport", "1"] else { throw fail("the first statement must be 'tactus-transport 1'") }
+                sawHeader = true
+                continue
+            }
+            switch first {
+            case "rate":
+                guard words.count == 2, let r = Double(words[1]), r.isFinite, r > 0 else { throw fail("'rate' takes one positive number of frames per second") }
+                sampleRate = r
+            case "send":
+                guard words.count == 2, let p = SendPolicy(rawValue: words[1]) else { throw fail("'send' takes 'on-change' or 'every-block'") }
+                sendPolicy = p
+            case "keys":
+                guard words.count == 2, let k = KeySet(rawValue: words[1]) else { throw fail("'keys' takes 'bbt', 'beat' or 'frame'") }
+                keys = k
+            case "round-ticks":
+                guard words.count == 2, let t = Int(words[1]), t > 0 else { throw fail("'round-ticks' takes a positive number of ticks per beat") }
+                barBeatTicks = t
+            case "atom":
+                guard words.count == 2, words[1] == "object" || words[1] == "blank" else { throw fail("'atom' takes 'object' or 'blank'") }
+                asBlank = words[1] == "blank"
+            default:
+                guard let frame = Int64(first), frame >= 0 else {
+                    throw fail("expected a setting (rate, send, keys, round-ticks, atom) or a frame number, found '\(first)'")
+                }
+                guard frame >= lastFrame else { throw fail("frame \(frame) is before the previous action's frame \(lastFrame)") }
+                guard !sawEnd else { throw fail("nothing may follow 'end'") }
+                lastFrame = frame
+                guard words.count >= 2 else { throw fail("frame \(frame) has no action") }
+                let args = Array(words.dropFirst(2))
+                let action: Action
+                switch words[1] {
+                case "end":
+                    guard args.isEmpty else { throw fail("'end' takes no arguments") }
+                    endFrame = frame
+                    sawEnd = true
+                    continue
+                case "tempo":
+                    guard args.count == 1, let t = Double(args[0]), t.isFinite, t > 0 else { throw fail("'tempo' takes one positive number of beats per minute") }
+                    action = .tempo(t)
+                case "meter":
+                    guard args.count == 1, let m = Double(args[0]), m.isFinite, m > 0 else { throw fail("'meter' takes one positive number of beats per bar") }
+                    action = .meter(m)
+                case "speed":
+                    guard args.count == 1, let s = Double(args[0]), s.isFinite, s >= 0 else { throw fail("'speed' takes one number >= 0") }
+                    action = .speed(s)
+                case "play":
+                    guard args.isEmpty else { throw fail("'play' takes no arguments") }
+                    action = .speed(1)
+                case "stop":
+                    guard args.isEmpty else { throw fail("'stop' takes no arguments") }
+                    action = .speed(0)
+                case "locate":
+                    guard args.count == 1, let b = TransportScript.beats(args[0]) else { throw fail("'locate' takes a beat position (a number or a fraction like 7/3)") }
+                    action = .locate(b)
+                case "loop":
+                    if args == ["off"] { action = .loopOff; break }
+                    guard args.count == 2, let a = TransportScript.beats(args[0]), let b = TransportScript.beats(args[1]), b > a else {
+                        throw fail("'loop' takes START END in beats with END > START, or 'off'")
+                    }
+                    action = .loop(start: a, end: b)
+                case "all-notes-off":
+                    guard args.isEmpty else { throw fail("'all-notes-off' takes no arguments") }
+                    action = .midi([0xB0, 123, 0])
+                case "cc":
+                    guard (1...3).contains(args.count), let n = UInt8(args[0]), n < 128 else { throw fail("'cc' takes NUMBER [VALUE [CHANNEL]]") }
+                    let value = args.count > 1 ? UInt8(args[1]) : 0
+                    let channel = args.count > 2 ? UInt8(args[2]) : 1
+                    guard let value, value < 128, let channel, (1...16).contains(channel) else { throw fail("'cc' value must be 0-127 and channel 1-16") }
+                    action = .midi([0xB0 | (channel - 1), n, value])
+                case "midi":
+                    let bytes = args.compactMap { UInt8($0, radix: 16) }
+                    guard !args.isEmpty, bytes.count == args.count else { throw fail("'midi' takes bytes in hex, like 'midi 90 3c 64'") }
+                    action = .midi(bytes)
+                case "position":
+                    action = .position(try TransportScript.position(args, line: lineNumber))
+                case "pattern":
+                    guard args.count == 1 else { throw fail("'pattern' takes one file path") }
+                    action = .pattern(args[0])
+                default:
+                    throw fail("unknown action '\(words[1])'")
+                }
+                actions.append(TimedAction(frame: frame, action: action, line: lineNumber))
+            }
+        }
+        guard sawHeader else { throw TransportScriptError(line: max(lineNumber, 1), reason: "the first statement must be 'tactus-transport 1'") }
+        guard sawEnd else { throw TransportScriptError(line: lineNumber + 1, reason: "the script has no 'FRAME end' line saying how long to render") }
+    }
+
+    /// A beat value: a decimal number or a fraction `N/D`.
+    static func beats(_ text: String) -> Double? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d != 0 { return n / d }
+        guard parts.count == 1, let v = Double(text), v.isFinite else { return nil }
+        return v
+    }
+
+    /// `key=value[:type]` fields of a raw position.
+    static func position(_ args: [String], line: Int) throws(TransportScriptError) -> HostPosition {
+        var fields: [(key: PositionKey, value: WireValue)] = []
+        var blank = false
+        for arg in args {
+            if arg == "blank" { blank = true; continue }
+            let kv = arg.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2, let key = PositionKey(rawValue: kv[0]) else {
+                throw TransportScriptError(line: line, reason: "'position' takes key=value pairs with keys \(PositionKey.allCases.map(\.rawValue).joined(separator: ", ")); found '\(arg)'")
+            }
+            let typed = kv[1].split(separator: ":", maxSplits: 1).map(String.init)
+            let text = typed[0]
+            let value: WireValue
+            if typed.count == 2 {
+                switch typed[1] {
+                case "s": value = .string(text)
+                case "i": guard let v = Int32(text) else { throw TransportScriptError(line: line, reason: "'\(text)' is not a 32-bit integer") }; value = .int(v)
+                case "l": guard let v = Int64(text) else { throw TransportScriptError(line: line, reason: "'\(text)' is not a 64-bit integer") }; value = .long(v)
+                case "f": guard let v = Float(text) else { throw TransportScriptError(line: line, reason: "'\(text)' is not a number") }; value = .float(v)
+                case "d": guard let v = Double(text) else { throw TransportScriptError(line: line, reason: "'\(text)' is not a number") }; value = .double(v)
+                default: throw TransportScriptError(line: line, reason: "unknown type ':\(typed[1])' (use :i :l :f :d or :s)")
+                }
+            } else {
+                guard let v = Double(text) else { throw TransportScriptError(line: line, reason: "'\(text)' is not a number (add ':s' to send a string)") }
+                switch key {
+                case .frame, .bar:
+                    guard v.isFinite, v == v.rounded(), v.magnitude < 9.2e18 else { value = .double(v); break }
+                    value = .long(Int64(v))
+                case .beatUnit:
+                    guard v.isFinite, v == v.rounded(), v.magnitude < 2e9 else { value = .double(v); break }
+                    value = .int(Int32(v))
+                default:
+                    value = key.usualValue(v)
+                }
+            }
+            fields.append((key, value))
+        }
+        return HostPosition(fields: fields, asBlank: blank)
+    }
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct Tactus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tactus",
+        abstract: "Sample-accurate MIDI pattern sequencer: offline tools for the Tactus core.",
+        subcommands: [RenderCommand.self, CheckCommand.self])
+}
