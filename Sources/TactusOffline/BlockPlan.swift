@@ -25,8 +25,10 @@ public enum BlockPlan: Equatable, Sendable, CustomStringConvertible {
                 rest = rest[..<at]
             }
             if rest.hasPrefix(":") {
-                let range = rest.dropFirst().split(separator: "-")
-                guard range.count == 2, let a = Int(range[0]), let b = Int(range[1]), a >= 0, b >= a, b >= 1, b <= 1 << 20 else {
+                let range = rest.dropFirst().split(separator: "-", omittingEmptySubsequences: false)
+                guard range.count == 2, range.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                    let a = Int(range[0]), let b = Int(range[1]), b >= a, b >= 1, b <= 1 << 20
+                else {
                     throw ParseError(description: usage)
                 }
                 minimum = a
@@ -37,8 +39,9 @@ public enum BlockPlan: Equatable, Sendable, CustomStringConvertible {
             self = .random(minimum: minimum, maximum: maximum, seed: seed)
             return
         }
-        let sizes = spec.split(separator: ",").compactMap { Int($0) }
-        guard !sizes.isEmpty, sizes.count == spec.split(separator: ",").count, sizes.allSatisfy({ $0 >= 0 && $0 <= 1 << 20 }),
+        let parts = spec.split(separator: ",", omittingEmptySubsequences: false)
+        let sizes = parts.compactMap { Int($0) }
+        guard !sizes.isEmpty, sizes.count == parts.count, sizes.allSatisfy({ $0 >= 0 && $0 <= 1 << 20 }),
             sizes.contains(where: { $0 > 0 })
         else { throw ParseError(description: usage) }
         self = sizes.count == 1 ? .fixed(sizes[0]) : .cycle(sizes)

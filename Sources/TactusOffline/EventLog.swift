@@ -49,19 +49,21 @@ public struct MusicalPosition: Sendable {
 
     /// `BAR:BEAT` with both counted from 1, the beat to three decimals (`2:1.500`).
     public var barBeatText: String {
-        let bar = (beats / beatsPerBar).rounded(.down)
-        let beatInBar = beats - bar * beatsPerBar + 1
-        let milli = Int64((beatInBar * 1000).rounded())
-        let frac = milli % 1000
+        // Round first, then split, so that a beat a hair below a bar line reads as the next bar's 1.000.
+        let milli = (beats * 1000).rounded()
+        let barMilli = (beatsPerBar * 1000).rounded()
+        let bar = (milli / barMilli).rounded(.down)
+        let inBar = Int64(milli - bar * barMilli) + 1000
+        let frac = inBar % 1000
         let fracText = frac < 10 ? "00\(frac)" : (frac < 100 ? "0\(frac)" : "\(frac)")
-        return "\(Int64(bar) + 1):\(milli / 1000).\(fracText)"
+        return "\(Int64(bar) + 1):\(inBar / 1000).\(fracText)"
     }
 }
 
 /// The event log format (`docs/event-log.md`): one event a line, its absolute
 /// frame in decimal and its bytes in two-digit lower-case hex, `#` comments.
 ///
-///     # tactus event log: rate 48000
+///     # tactus event log: FRAME then MIDI bytes in hex
 ///     0 90 3c 64
 ///     12000 80 3c 00
 public enum EventLog {
@@ -84,7 +86,7 @@ public enum EventLog {
     public static func parse(_ text: String) throws(ParseError) -> [LoggedEvent] {
         var events: [LoggedEvent] = []
         var n = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             n += 1
             let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })

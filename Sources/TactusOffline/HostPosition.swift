@@ -71,7 +71,8 @@ public struct HostPosition: Equatable, Sendable {
         var u = PositionUpdate()
         for (key, value) in fields {
             guard let number = value.number else {
-                if key != .beatUnit { u.hasInvalidKey = true }
+                // Any time:Position key of a non-numeric type rejects the whole update (§6).
+                u.hasInvalidKey = true
                 continue
             }
             switch key {

@@ -49,7 +49,13 @@ public struct HostSimulator: Sendable {
     }
 
     func transportFrame(at frame: Int64) -> Int64 {
-        isRolling ? transportAnchor + Int64((Double(frame - anchorFrame) * speed).rounded()) : transportAnchor
+        isRolling ? transportAnchor &+ HostSimulator.frames((Double(frame - anchorFrame) * speed).rounded()) : transportAnchor
+    }
+
+    /// Frames as an integer, saturated far beyond any script (a host's counter never traps).
+    static func frames(_ x: Double) -> Int64 {
+        guard x == x else { return 0 }
+        return Int64(max(-4.0e18, min(4.0e18, x)))
     }
 
     private mutating func reanchor(at frame: Int64) {
@@ -61,13 +67,15 @@ public struct HostSimulator: Sendable {
     private mutating func moveTo(beat: Double, at frame: Int64) {
         anchorFrame = frame
         anchorBeat = beat
-        transportAnchor = Int64((beat * 60 * sampleRate / tempo).rounded())
+        transportAnchor = HostSimulator.frames((beat * 60 * sampleRate / tempo).rounded())
     }
 
     /// The first frame at or after `from` where the host's loop wraps, if any.
     func wrapFrame(from: Int64) -> Int64? {
         guard isRolling, let loop, anchorBeat < loop.end else { return nil }
-        var w = anchorFrame + Int64(((loop.end - anchorBeat) / beatsPerFrame).rounded(.up))
+        let distance = ((loop.end - anchorBeat) / beatsPerFrame).rounded(.up)
+        guard distance < 1.0e15 else { return nil }  // never within any script's length
+        var w = anchorFrame + Int64(distance)
         while w > anchorFrame, hostBeat(at: w - 1) >= loop.end { w -= 1 }
         while hostBeat(at: w) < loop.end { w += 1 }
         return max(w, from)
@@ -81,7 +89,7 @@ public struct HostSimulator: Sendable {
         ]
         switch script.keys {
         case .bbt:
-            var bar = (beat / beatsPerBar).rounded(.down)
+            var bar = max(-4.0e18, min(4.0e18, (beat / beatsPerBar).rounded(.down)))
             var barBeat = beat - bar * beatsPerBar
             if let ticks = script.barBeatTicks {
                 barBeat = (barBeat * Double(ticks)).rounded() / Double(ticks)
@@ -105,6 +113,9 @@ public struct HostSimulator: Sendable {
         let end = start + Int64(frameCount)
         var out: [TimedScriptInput] = []
         var sentAtStart = false
+        // An every-block report describes the transport as the block begins,
+        // before anything the block's own actions change.
+        let positionAtStart = position(at: start)
         var cursor = start
         while true {
             let actionFrame = nextAction < script.actions.count ? script.actions[nextAction].frame : Int64.max
@@ -138,14 +149,14 @@ public struct HostSimulator: Sendable {
                 if frame == start { sentAtStart = true }
             }
             if frame == start && script.sendPolicy == .everyBlock && !sentAtStart {
-                frameInputs.insert(.position(position(at: frame)), at: 0)
+                frameInputs.insert(.position(positionAtStart), at: 0)
                 sentAtStart = true
             }
             out += frameInputs.map { TimedScriptInput(offset: Int(frame - start), input: $0) }
             cursor = frame + 1
         }
         if script.sendPolicy == .everyBlock && !sentAtStart && frameCount > 0 {
-            out.insert(TimedScriptInput(offset: 0, input: .position(position(at: start))), at: 0)
+            out.insert(TimedScriptInput(offset: 0, input: .position(positionAtStart)), at: 0)
         }
         return out
     }

@@ -34,6 +34,18 @@ public struct OfflineRender {
     public var outputCapacity = 1 << 16
     /// Give every event its bar and beat (costs a little: blocks are rendered in steps).
     public var annotate = false
+    /// Sees every input the core receives, at its absolute frame (for tests and tracing).
+    public var observer: ((Int64, DeliveredInput) -> Void)?
+
+    /// An input as the core received it.
+    public enum DeliveredInput {
+        case position(PositionUpdate)
+        case midi([UInt8])
+        /// A new pattern installed at this block start.
+        case installed(Pattern)
+        /// A block of this many frames starts here.
+        case blockStart(Int)
+    }
 
     public init(script: TransportScript, sampleRate: Double, blocks: BlockPlan) {
         self.script = script
@@ -53,14 +65,17 @@ public struct OfflineRender {
         var host = HostSimulator(script: script, sampleRate: sampleRate)
         var sizes = blocks.makeIterator()
         var incoming: PatternSnapshot? = PatternSnapshot.make(pattern, text: patternText)
+        var incomingPattern: Pattern? = pattern
         var start: Int64 = 0
         var blockEvents: [LoggedEvent] = []
         while start < script.endFrame {
             if let snapshot = incoming {
                 renderer.install(snapshot)?.destroy()
                 incoming = nil
+                if let p = incomingPattern { observer?(start, .installed(p)) }
             }
             let size = Int(min(Int64(sizes.next()), script.endFrame - start))
+            observer?(start, .blockStart(size))
             let inputs = host.inputs(blockStart: start, frameCount: size)
             var edits: [(Int64, String)] = []
             renderer.beginBlock(frameCount: size, output: &output)
@@ -83,8 +98,10 @@ public struct OfflineRender {
                 }
                 switch input.input {
                 case .position(let p):
+                    observer?(start + Int64(input.offset), .position(p.update))
                     renderer.apply(p.update, atOffset: input.offset, output: &output)
                 case .midi(let bytes):
+                    observer?(start + Int64(input.offset), .midi(bytes))
                     if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
                         renderer.allNotesOff(atOffset: input.offset, output: &output)
                     }
@@ -107,6 +124,7 @@ public struct OfflineRender {
                 case .success(let (p, text)):
                     incoming?.destroy()
                     incoming = PatternSnapshot.make(p, text: text)
+                    incomingPattern = p
                     report.editsApplied += 1
                 case .failure(let error):
                     report.editFailures.append(EditFailure(frame: frame, path: path, message: error.description))

@@ -76,6 +76,10 @@ public struct TransportScript: Sendable {
 public struct TransportScriptError: Error, CustomStringConvertible, Equatable {
     public var line: Int
     public var reason: String
+    public init(line: Int, reason: String) {
+        self.line = line
+        self.reason = reason
+    }
     public var description: String { "transport script line \(line): \(reason)" }
 }
 
@@ -87,12 +91,13 @@ extension TransportScript {
         var sawEnd = false
         var lastFrame: Int64 = 0
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             guard let first = words.first else { continue }
             func fail(_ reason: String) -> TransportScriptError { TransportScriptError(line: lineNumber, reason: reason) }
+            guard !sawEnd else { throw fail("nothing may follow the 'end' line") }
             if !sawHeader {
                 guard words == ["tactus-transport", "1"] else { throw fail("the first statement must be 'tactus-transport 1'") }
                 sawHeader = true
@@ -119,7 +124,6 @@ extension TransportScript {
                     throw fail("expected a setting (rate, send, keys, round-ticks, atom) or a frame number, found '\(first)'")
                 }
                 guard frame >= lastFrame else { throw fail("frame \(frame) is before the previous action's frame \(lastFrame)") }
-                guard !sawEnd else { throw fail("nothing may follow 'end'") }
                 lastFrame = frame
                 guard words.count >= 2 else { throw fail("frame \(frame) has no action") }
                 let args = Array(words.dropFirst(2))
@@ -127,17 +131,20 @@ extension TransportScript {
                 switch words[1] {
                 case "end":
                     guard args.isEmpty else { throw fail("'end' takes no arguments") }
+                    guard frame > 0, actions.last.map({ $0.frame < frame }) ?? true else {
+                        throw fail("'end' must come after the last action: the render stops before frame \(frame)")
+                    }
                     endFrame = frame
                     sawEnd = true
                     continue
                 case "tempo":
-                    guard args.count == 1, let t = Double(args[0]), t.isFinite, t > 0 else { throw fail("'tempo' takes one positive number of beats per minute") }
+                    guard args.count == 1, let t = Double(args[0]), t >= 0.001, t <= 100_000 else { throw fail("'tempo' takes one number of beats per minute from 0.001 to 100000") }
                     action = .tempo(t)
                 case "meter":
-                    guard args.count == 1, let m = Double(args[0]), m.isFinite, m > 0 else { throw fail("'meter' takes one positive number of beats per bar") }
+                    guard args.count == 1, let m = Double(args[0]), m > 0, m <= 1_000_000 else { throw fail("'meter' takes one number of beats per bar above 0, up to 1000000") }
                     action = .meter(m)
                 case "speed":
-                    guard args.count == 1, let s = Double(args[0]), s.isFinite, s >= 0 else { throw fail("'speed' takes one number >= 0") }
+                    guard args.count == 1, let s = Double(args[0]), s >= 0, s <= 100_000 else { throw fail("'speed' takes one number from 0 to 100000") }
                     action = .speed(s)
                 case "play":
                     guard args.isEmpty else { throw fail("'play' takes no arguments") }
@@ -146,12 +153,12 @@ extension TransportScript {
                     guard args.isEmpty else { throw fail("'stop' takes no arguments") }
                     action = .speed(0)
                 case "locate":
-                    guard args.count == 1, let b = TransportScript.beats(args[0]) else { throw fail("'locate' takes a beat position (a number or a fraction like 7/3)") }
+                    guard args.count == 1, let b = TransportScript.beats(args[0]) else { throw fail("'locate' takes a beat position (a number or a fraction like 7/3) within ±2^40") }
                     action = .locate(b)
                 case "loop":
                     if args == ["off"] { action = .loopOff; break }
                     guard args.count == 2, let a = TransportScript.beats(args[0]), let b = TransportScript.beats(args[1]), b > a else {
-                        throw fail("'loop' takes START END in beats with END > START, or 'off'")
+                        throw fail("'loop' takes START END in beats (within ±2^40) with END > START, or 'off'")
                     }
                     action = .loop(start: a, end: b)
                 case "all-notes-off":
@@ -179,14 +186,17 @@ extension TransportScript {
             }
         }
         guard sawHeader else { throw TransportScriptError(line: max(lineNumber, 1), reason: "the first statement must be 'tactus-transport 1'") }
-        guard sawEnd else { throw TransportScriptError(line: lineNumber + 1, reason: "the script has no 'FRAME end' line saying how long to render") }
+        // A final line feed ends the last line; it does not start another.
+        let lastLine = text.hasSuffix("\n") ? lineNumber - 1 : lineNumber
+        guard sawEnd else { throw TransportScriptError(line: lastLine + 1, reason: "the script has no 'FRAME end' line saying how long to render") }
     }
 
     /// A beat value: a decimal number or a fraction `N/D`.
     static func beats(_ text: String) -> Double? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d != 0 { return n / d }
-        guard parts.count == 1, let v = Double(text), v.isFinite else { return nil }
+        let limit = 1_099_511_627_776.0  // 2^40: the simulated host keeps its frames in Int64
+        if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d != 0, (n / d).magnitude <= limit { return n / d }
+        guard parts.count == 1, let v = Double(text), v.magnitude <= limit else { return nil }
         return v
     }
 

@@ -101,14 +101,14 @@ public struct OnsetCursor: Sendable, BitwiseCopyable, Equatable {
         return cursor
     }
 
-    /// Where an exact search starts: within a few groups of the answer.
+    /// Where an exact search starts: the answer, but for a pass boundary the
+    /// loop index was rounded across, or the rounding of `loopStart + start`.
     @_noLocks
     static func approximate(atOrAfter beat: BeatPosition, in snapshot: PatternSnapshot) -> OnsetCursor? {
         guard snapshot.noteCount > 0, let k = snapshot.approximateLoopIndex(containing: beat),
             let start = snapshot.loopStart(k)
         else { return nil }
-        let phase = beat.beats(since: start)
-        return OnsetCursor(loop: k, index: snapshot.firstNote(atOrAfterPhase: phase), in: snapshot)
+        return OnsetCursor(loop: k, index: snapshot.firstNote(atOrAfterPhase: beat - start), in: snapshot)
     }
 
     /// Bound on the exact fix-up steps of a search (each is one group).

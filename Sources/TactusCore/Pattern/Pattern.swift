@@ -44,6 +44,7 @@ public struct Pattern: Hashable, Sendable {
     /// applies the same rules with line numbers). Returns the first problem.
     public func validationError() -> PatternError? {
         if length <= .zero { return PatternError(line: 0, reason: .lengthNotPositive) }
+        if !PatternLimits.isWritable(length) { return PatternError(line: 0, reason: .fractionPartTooLarge(field: "length")) }
         if length > PatternLimits.maximumBeatValue { return PatternError(line: 0, reason: .beatValueTooLarge(field: "length")) }
         if notes.count > Pattern.maximumNoteCount { return PatternError(line: 0, reason: .tooManyNotes) }
         for (i, note) in notes.enumerated() {
@@ -51,6 +52,8 @@ public struct Pattern: Hashable, Sendable {
             if note.start < .zero { return PatternError(line: line, reason: .negativeBeat(field: "start")) }
             if note.start >= length { return PatternError(line: line, reason: .startNotBeforeLength) }
             if note.duration <= .zero { return PatternError(line: line, reason: .durationNotPositive) }
+            if !PatternLimits.isWritable(note.start) { return PatternError(line: line, reason: .fractionPartTooLarge(field: "start")) }
+            if !PatternLimits.isWritable(note.duration) { return PatternError(line: line, reason: .fractionPartTooLarge(field: "duration")) }
             if note.duration > PatternLimits.maximumBeatValue { return PatternError(line: line, reason: .beatValueTooLarge(field: "duration")) }
             if note.key > 127 { return PatternError(line: line, reason: .outOfRange(field: "key", range: "0-127", found: "\(note.key)")) }
             if note.velocity < 1 || note.velocity > 127 { return PatternError(line: line, reason: .outOfRange(field: "velocity", range: "1-127", found: "\(note.velocity)")) }
@@ -68,4 +71,12 @@ public enum PatternLimits {
     public static let maximumDecimalDigits = 9
     /// A fraction's numerator and denominator are below this (2^31).
     public static var fractionPartLimit: Int64 { 1 << 31 }
+
+    /// Whether the text format can spell `value` exactly: as a decimal of at
+    /// most nine places, or as a fraction with parts below 2^31. (A pattern
+    /// built in code must pass this, or its saved text would not load.)
+    public static func isWritable(_ value: BeatRational) -> Bool {
+        if 1_000_000_000 % value.denominator == 0 { return true }
+        return value.numerator.magnitude < UInt64(fractionPartLimit) && value.denominator < fractionPartLimit
+    }
 }

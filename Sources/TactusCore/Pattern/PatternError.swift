@@ -1,7 +1,7 @@
 /// Why a pattern text was rejected, with the line it was found on.
 ///
 /// A rejected pattern is rejected whole; whoever asked keeps the pattern in use.
-/// `message` is the sentence shown to a person: `line 4: velocity must be 1-127, got "0"`.
+/// `message` is the sentence shown to a person: `line 4: velocity must be 1-127, found 0`.
 public struct PatternError: Error, Equatable, Sendable {
     /// 1-based line number; 0 when the problem is not on one line (a pattern built in code).
     public var line: Int
@@ -24,7 +24,7 @@ public struct PatternError: Error, Equatable, Sendable {
         case unknownStatement(String)
         /// A statement with too few or too many fields.
         case wrongFieldCount(statement: String, expected: String, found: Int)
-        /// A field that is not a number of the allowed form.
+        /// A beat value that is not a number of the allowed form.
         case invalidNumber(field: String, text: String)
         /// A beat value below zero.
         case negativeBeat(field: String)
@@ -38,7 +38,7 @@ public struct PatternError: Error, Equatable, Sendable {
         case zeroDenominator(field: String)
         /// An integer field outside its range.
         case outOfRange(field: String, range: String, found: String)
-        /// An integer field written as something else (`60.0`, `1/2`).
+        /// An integer field (key, velocity, channel) written as something else (`60.0`, `1/2`, `C4`).
         case notAnInteger(field: String, text: String)
         /// `length 0`.
         case lengthNotPositive

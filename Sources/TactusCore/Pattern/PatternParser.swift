@@ -114,10 +114,7 @@ public enum PatternParser {
             digits = digits.dropFirst()
         }
         guard !digits.isEmpty, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            if BeatLiteral(digits) != nil {
-                throw PatternError(line: line, reason: .notAnInteger(field: name, text: text))
-            }
-            throw PatternError(line: line, reason: .invalidNumber(field: name, text: text))
+            throw PatternError(line: line, reason: .notAnInteger(field: name, text: text))
         }
         var value: Int64 = 0
         for d in digits {

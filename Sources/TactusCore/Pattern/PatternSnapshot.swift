@@ -23,8 +23,6 @@ struct SnapshotStorage {
     var lengthDenominator: Int64
     var lengthBeats: Double
     var notes: UnsafeMutablePointer<ScheduledNote>
-    /// Approximate starts in beats, ascending: the search key for seeks.
-    var starts: UnsafeMutablePointer<Double>
     var text: UnsafeMutablePointer<UInt8>
     var textCount: Int
 }
@@ -64,7 +62,6 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
             rank[index] = r
         }
         let notes = UnsafeMutablePointer<ScheduledNote>.allocate(capacity: max(n, 1))
-        let starts = UnsafeMutablePointer<Double>.allocate(capacity: max(n, 1))
         var groupFirst = 0
         for (i, index) in order.enumerated() {
             let note = pattern.notes[index]
@@ -74,7 +71,6 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
                 start: start, end: ends[index].position, endRank: rank[index],
                 groupFirst: Int32(groupFirst), groupNext: Int32(n),
                 slot: UInt16(note.channel - 1) * 128 + UInt16(note.key), velocity: note.velocity)
-            starts[i] = start.approximateValue
         }
         var next = n
         for i in stride(from: n - 1, through: 0, by: -1) {
@@ -88,14 +84,13 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         storage.initialize(to: SnapshotStorage(
             noteCount: n, lengthNumerator: pattern.length.numerator,
             lengthDenominator: pattern.length.denominator, lengthBeats: pattern.length.approximateValue,
-            notes: notes, starts: starts, text: textStorage, textCount: bytes.count))
+            notes: notes, text: textStorage, textCount: bytes.count))
         return PatternSnapshot(storage: storage)
     }
 
     /// Frees the snapshot. Never on the audio thread; never twice.
     public func destroy() {
         storage.pointee.notes.deallocate()
-        storage.pointee.starts.deallocate()
         storage.pointee.text.deallocate()
         storage.deallocate()
     }
@@ -144,15 +139,15 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     }
 
     /// The first note index whose start is at or after `phase` beats into the
-    /// loop (approximately; callers fix the edge exactly). O(log n).
+    /// loop, comparing the same split values onsets are computed from. O(log n).
     @_noLocks
-    public func firstNote(atOrAfterPhase phase: Double) -> Int {
+    public func firstNote(atOrAfterPhase phase: BeatPosition) -> Int {
         var low = 0
         var high = storage.pointee.noteCount
-        let starts = storage.pointee.starts
+        let notes = storage.pointee.notes
         while low < high {
             let mid = (low + high) >> 1
-            if starts[mid] < phase { low = mid + 1 } else { high = mid }
+            if notes[mid].start < phase { low = mid + 1 } else { high = mid }
         }
         return low
     }

@@ -31,7 +31,7 @@ public struct BeatPosition: Comparable, Hashable, Sendable, BitwiseCopyable {
         guard beats.isFinite, beats > -BeatPosition.magnitudeLimit, beats < BeatPosition.magnitudeLimit
         else { return nil }
         let w = BeatPosition.floorToInt64(beats)
-        self.init(whole: w, fraction: beats - Double(w))
+        self = BeatPosition.normalized(whole: w, fraction: beats - Double(w))
     }
 
     /// The value as one `Double` (rounded; for display and coarse searches).
@@ -51,7 +51,7 @@ public struct BeatPosition: Comparable, Hashable, Sendable, BitwiseCopyable {
             return BeatPosition(whole: t > 0 ? Int64.max / 2 : Int64.min / 2, fraction: 0)
         }
         let w = BeatPosition.floorToInt64(t)
-        return BeatPosition(whole: whole &+ w, fraction: t - Double(w))
+        return BeatPosition.normalized(whole: whole &+ w, fraction: t - Double(w))
     }
 
     @_noLocks @inline(__always)
@@ -62,8 +62,20 @@ public struct BeatPosition: Comparable, Hashable, Sendable, BitwiseCopyable {
     }
 
     @_noLocks @inline(__always)
+    public static func - (a: BeatPosition, b: BeatPosition) -> BeatPosition {
+        let f = a.fraction - b.fraction
+        return f < 0 ? BeatPosition.normalized(whole: a.whole &- b.whole &- 1, fraction: f + 1) : BeatPosition(whole: a.whole &- b.whole, fraction: f)
+    }
+
+    @_noLocks @inline(__always)
     public static func < (a: BeatPosition, b: BeatPosition) -> Bool {
         a.whole != b.whole ? a.whole < b.whole : a.fraction < b.fraction
+    }
+
+    /// Keeps the fraction below 1 where rounding made it 1 (`-1e-20 + 1 == 1.0`).
+    @_noLocks @inline(__always)
+    static func normalized(whole: Int64, fraction: Double) -> BeatPosition {
+        fraction < 1 ? BeatPosition(whole: whole, fraction: fraction) : BeatPosition(whole: whole &+ 1, fraction: 0)
     }
 
     /// `floor(x)` for `|x| < 2^62`, without the C library (opaque to `@_noLocks`).

@@ -35,6 +35,11 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     public static var maximumTempo: Double { 1000 }
     /// Speed above this (in magnitude) is absurd (§6).
     public static var maximumSpeed: Double { 1000 }
+    /// Floating-point slack on the band edges, in beats: a host whose update lies
+    /// exactly on an edge (integer frames make that common: 12.5 frames at
+    /// 24000 frames per beat is exactly 1/1920 beat) is classified as exact
+    /// arithmetic would, though our doubles carry ~1e-15 beat of noise.
+    public static var bandToleranceBeats: Double { 1e-12 }
     /// A beat position beyond ± this is absurd (§6).
     public static var beatLimit: Double { 4_294_967_296 }  // 2^32
 
@@ -161,7 +166,7 @@ public struct TransportClock: Sendable, BitwiseCopyable {
             return .start
         }
         let offBy = reported.beats(since: extrapolated).magnitude
-        if offBy <= TransportClock.repeatBandBeats {
+        if offBy <= TransportClock.repeatBandBeats + TransportClock.bandToleranceBeats {
             // The position stays where we are; only a new rate needs a new anchor
             // (with the same rate the old anchor is the same line, and keeping it
             // avoids re-rounding on hosts that repeat the position every block).
@@ -173,7 +178,7 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         }
         anchorFrame = frame
         anchorBeat = reported
-        return offBy <= TransportClock.correctionBandBeats ? .correction : .jump
+        return offBy <= TransportClock.correctionBandBeats + TransportClock.bandToleranceBeats ? .correction : .jump
     }
 
     @_noLocks @inline(__always)
