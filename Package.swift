@@ -1,11 +1,20 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+/// This package's folder, for linker flags that name files in it.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
 let package = Package(
     name: "Tactus",
     products: [
         .executable(name: "tactus", targets: ["tactus"]),
+        .executable(name: "tactus-lv2host", targets: ["tactus-lv2host"]),
+        // Preloaded into a host to count allocator and lock calls inside run().
+        .library(name: "TactusRTCheck", type: .dynamic, targets: ["TactusRTCheck"]),
         .library(name: "TactusCore", targets: ["TactusCore"]),
+        // The LV2 plugin binary (copied into plugin.lv2/ by the Makefile).
+        .library(name: "TactusLV2", type: .dynamic, targets: ["TactusLV2"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -15,6 +24,20 @@ let package = Package(
         // The realtime core: pure Swift, no Foundation, kept inside the Embedded subset.
         // Whole-module compilation lets `@_noLocks` see every callee in the module.
         .target(name: "TactusCore", swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
+        // LV2 headers and what Swift cannot import from them (URI constants, varargs log).
+        .target(name: "CLV2"),
+        // The LV2 glue, built with Embedded Swift: the core's sources are shared
+        // through the Core symlink, and the .so needs libc alone.
+        .target(
+            name: "TactusLV2", dependencies: ["CLV2"],
+            exclude: ["exports.map"],
+            swiftSettings: [
+                .enableExperimentalFeature("Embedded"),
+                .unsafeFlags(["-wmo", "-Xfrontend", "-disable-stack-protector", "-Xfrontend", "-function-sections"]),
+            ],
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "--version-script=\(root)/Sources/TactusLV2/exports.map", "-Xlinker", "--gc-sections",
+            ])]),
         // The offline host: transport scripts, a simulated host, event logs.
         .target(name: "TactusOffline", dependencies: ["TactusCore"]),
         .executableTarget(
@@ -23,9 +46,24 @@ let package = Package(
                 "TactusCore", "TactusOffline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The test host: lilv, plus the C it needs (a variadic log) and the RT-check hooks.
+        .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
+        .target(name: "CTestHost"),
+        .target(name: "TactusRTCheck"),
+        .executableTarget(
+            name: "tactus-lv2host",
+            dependencies: [
+                "CLilv", "CTestHost", "TactusCore", "TactusOffline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: [.linkedLibrary("dl")]),
+        // Random sessions shared by the test targets.
+        .target(name: "TactusTestSupport", dependencies: ["TactusCore", "TactusOffline"], path: "Tests/TactusTestSupport"),
         .testTarget(
             name: "TactusCoreTests",
-            dependencies: ["TactusCore", "TactusOffline", .product(name: "BigInt", package: "BigInt")]),
+            dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", .product(name: "BigInt", package: "BigInt")]),
         .testTarget(name: "TactusOfflineTests", dependencies: ["TactusCore", "TactusOffline"]),
+        // The plugin, run through the project's lilv host (tactus-lv2host) in child processes.
+        .testTarget(name: "TactusLV2Tests", dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport"]),
     ]
 )

@@ -4,8 +4,12 @@ import TactusCore
 public enum ScriptInput: Equatable, Sendable {
     case position(HostPosition)
     case midi([UInt8])
-    /// A pattern edit naming a pattern file.
+    /// A pattern edit naming a pattern file, sent as its text.
     case pattern(String)
+    /// A pattern edit naming a pattern file, sent as its path.
+    case patternFile(String)
+    /// A `patch:Get` (of one property, or all).
+    case get(String?)
 }
 
 public struct TimedScriptInput: Equatable, Sendable {
@@ -141,6 +145,8 @@ public struct HostSimulator: Sendable {
                 case .midi(let bytes): frameInputs.append(.midi(bytes))
                 case .position(let p): frameInputs.append(.position(p))
                 case .pattern(let path): frameInputs.append(.pattern(path))
+                case .patternFile(let path): frameInputs.append(.patternFile(path))
+                case .get(let property): frameInputs.append(.get(property))
                 }
                 if action.changesTransport { updateIndex = frameInputs.count }
             }

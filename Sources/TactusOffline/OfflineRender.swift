@@ -105,8 +105,10 @@ public struct OfflineRender {
                     if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
                         renderer.allNotesOff(atOffset: input.offset, output: &output)
                     }
-                case .pattern(let path):
+                case .pattern(let path), .patternFile(let path):
                     edits.append((start + Int64(input.offset), path))
+                case .get:
+                    break
                 }
             }
             renderer.endBlock(output: &output)

@@ -37,14 +37,18 @@ public struct TransportScript: Sendable {
         case midi([UInt8])
         /// A position sent verbatim, whatever the simulated host's state.
         case position(HostPosition)
-        /// A pattern edit (`patch:Set`) with the pattern text file at this path.
+        /// A pattern edit: the text of the pattern file at this path, sent as `patch:Set` of `urn:tactus:pattern`.
         case pattern(String)
+        /// A pattern edit by file: this path, sent as `patch:Set` of `urn:tactus:patternFile`.
+        case patternFile(String)
+        /// A `patch:Get` of a property (`pattern`, `patternFile`, `error`), or of all (nil).
+        case get(String?)
 
         /// Whether the action changes the simulated host's transport.
         public var changesTransport: Bool {
             switch self {
             case .tempo, .meter, .speed, .locate, .loop, .loopOff: return true
-            case .midi, .position, .pattern: return false
+            case .midi, .position, .pattern, .patternFile, .get: return false
             }
         }
     }
@@ -179,6 +183,14 @@ extension TransportScript {
                 case "pattern":
                     guard args.count == 1 else { throw fail("'pattern' takes one file path") }
                     action = .pattern(args[0])
+                case "pattern-file":
+                    guard args.count == 1 else { throw fail("'pattern-file' takes one file path") }
+                    action = .patternFile(args[0])
+                case "get":
+                    guard args.count <= 1, args.allSatisfy({ ["pattern", "patternFile", "error"].contains($0) }) else {
+                        throw fail("'get' takes nothing, or one of pattern, patternFile, error")
+                    }
+                    action = .get(args.first)
                 default:
                     throw fail("unknown action '\(words[1])'")
                 }

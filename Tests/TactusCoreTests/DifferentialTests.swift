@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TactusCore
 import TactusOffline
+import TactusTestSupport
 
 /// The core against the reference model (exact rationals, one onset at a
 /// time) on random patterns and random transport scripts: tempo changes,

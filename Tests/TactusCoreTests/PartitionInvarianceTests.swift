@@ -1,6 +1,7 @@
 import Testing
 import TactusCore
 import TactusOffline
+import TactusTestSupport
 
 /// Block-partition invariance: the same pattern and transport rendered with
 /// any block sizes from 1 to 8192 gives the identical event log, byte for

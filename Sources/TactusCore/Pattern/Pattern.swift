@@ -1,6 +1,6 @@
 /// One note of a pattern: where it starts in the loop, how long it lasts,
 /// and what it plays. Beats are exact rationals (pattern format §"note").
-public struct PatternNote: Hashable, Sendable {
+public struct PatternNote: Equatable, Sendable {
     /// Beats from the start of the loop, `0 <= start < length`.
     public var start: BeatRational
     /// Beats, `> 0`. May exceed the loop: the note then overlaps the next pass.
@@ -26,7 +26,7 @@ public struct PatternNote: Hashable, Sendable {
 /// The text order matters: it breaks ties between notes that start together
 /// (timing contract §5). `Pattern` is the editable model, used off the audio
 /// thread; the audio thread plays a `PatternSnapshot` built from it.
-public struct Pattern: Hashable, Sendable {
+public struct Pattern: Equatable, Sendable {
     /// Most notes a pattern may hold (pattern format, "Limits").
     public static let maximumNoteCount = 65_536
 
@@ -80,3 +80,10 @@ public enum PatternLimits {
         return value.numerator.magnitude < UInt64(fractionPartLimit) && value.denominator < fractionPartLimit
     }
 }
+
+// Hashing needs a random seed, which in Embedded Swift would tie the plugin to
+// a C library with arc4random_buf (glibc 2.36); only tests and tools hash these.
+#if !hasFeature(Embedded)
+extension PatternNote: Hashable {}
+extension Pattern: Hashable {}
+#endif

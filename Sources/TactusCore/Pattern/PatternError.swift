@@ -2,7 +2,7 @@
 ///
 /// A rejected pattern is rejected whole; whoever asked keeps the pattern in use.
 /// `message` is the sentence shown to a person: `line 4: velocity must be 1-127, found 0`.
-public struct PatternError: Error, Equatable, Sendable {
+public struct PatternError: Error, Sendable {
     /// 1-based line number; 0 when the problem is not on one line (a pattern built in code).
     public var line: Int
     public var reason: Reason
@@ -13,7 +13,7 @@ public struct PatternError: Error, Equatable, Sendable {
     }
 
     /// Every way a pattern can be wrong.
-    public enum Reason: Equatable, Sendable {
+    public enum Reason: Sendable {
         /// The first statement is not `tactus-pattern`.
         case missingHeader
         /// `tactus-pattern N` with an N this reader does not know.
@@ -89,3 +89,10 @@ public struct PatternError: Error, Equatable, Sendable {
         line > 0 ? "line \(line): \(reasonText)" : reasonText
     }
 }
+
+// Comparing reasons compares their String payloads, which in Embedded Swift
+// would link Unicode normalization tables into the plugin; only tests need it.
+#if !hasFeature(Embedded)
+extension PatternError: Equatable {}
+extension PatternError.Reason: Equatable {}
+#endif

@@ -30,21 +30,20 @@ public enum PatternParser {
 
         while reader.nextStatement(into: &fields) {
             let line = reader.lineNumber
-            let word = fields.text(0)
             if !sawHeader {
-                guard word == "tactus-pattern" else { throw PatternError(line: line, reason: .missingHeader) }
+                guard fields.field(0, is: "tactus-pattern") else { throw PatternError(line: line, reason: .missingHeader) }
                 guard fields.count == 2 else {
                     throw PatternError(line: line, reason: .wrongFieldCount(statement: "tactus-pattern", expected: "1 field (the version)", found: fields.count - 1))
                 }
-                let version = fields.text(1)
-                guard version == "1" else { throw PatternError(line: line, reason: .unsupportedVersion(version)) }
+                guard fields.field(1, is: "1") else { throw PatternError(line: line, reason: .unsupportedVersion(fields.text(1))) }
                 sawHeader = true
                 continue
             }
-            switch word {
-            case "tactus-pattern":
+            // Statement words are compared as bytes: the format is ASCII, and
+            // String comparison would pull Unicode tables into the plugin.
+            if fields.field(0, is: "tactus-pattern") {
                 throw PatternError(line: line, reason: .duplicateHeader)
-            case "length":
+            } else if fields.field(0, is: "length") {
                 guard fields.count == 2 else {
                     throw PatternError(line: line, reason: .wrongFieldCount(statement: "length", expected: "1 field (beats)", found: fields.count - 1))
                 }
@@ -53,7 +52,7 @@ public enum PatternParser {
                 guard value > .zero else { throw PatternError(line: line, reason: .lengthNotPositive) }
                 length = value
                 lengthLine = line
-            case "note":
+            } else if fields.field(0, is: "note") {
                 guard fields.count == 5 || fields.count == 6 else {
                     throw PatternError(line: line, reason: .wrongFieldCount(statement: "note", expected: "START DURATION KEY VELOCITY [CHANNEL]", found: fields.count - 1))
                 }
@@ -69,8 +68,8 @@ public enum PatternParser {
                 }
                 notes.append(PatternNote(start: start, duration: duration, key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel)))
                 noteLines.append(line)
-            default:
-                throw PatternError(line: line, reason: .unknownStatement(word))
+            } else {
+                throw PatternError(line: line, reason: .unknownStatement(fields.text(0)))
             }
         }
         guard sawHeader else { throw PatternError(line: max(reader.lineNumber, 1), reason: .missingHeader) }
@@ -244,6 +243,14 @@ struct FieldList {
     }
 
     func text(_ i: Int) -> String { String(decoding: field(i), as: UTF8.self) }
+
+    /// Whether field `i` is exactly `word` (byte for byte).
+    func field(_ i: Int, is word: StaticString) -> Bool {
+        let f = field(i)
+        guard f.count == word.utf8CodeUnitCount else { return false }
+        for j in 0..<f.count where f[j] != word.utf8Start[j] { return false }
+        return true
+    }
 }
 
 /// UTF-8 validation that reports the line of the first bad sequence.

@@ -25,6 +25,9 @@ struct SnapshotStorage {
     var notes: UnsafeMutablePointer<ScheduledNote>
     var text: UnsafeMutablePointer<UInt8>
     var textCount: Int
+    /// Where the text came from (a file path), if anywhere; `sourceCount` < 0 when none.
+    var source: UnsafeMutablePointer<UInt8>
+    var sourceCount: Int
 }
 
 /// An immutable, audio-thread-ready form of a pattern.
@@ -43,9 +46,10 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     let storage: UnsafeMutablePointer<SnapshotStorage>
 
     /// Builds a snapshot of `pattern`; `text` is the text to report when
-    /// asked for the pattern (state save, `patch:Get`), the writer's output if nil.
+    /// asked for the pattern (state save, `patch:Get`), the writer's output if nil;
+    /// `source` names where it came from (a file path), if anywhere.
     /// The pattern must be valid (`Pattern.validationError() == nil`).
-    public static func make(_ pattern: Pattern, text: [UInt8]? = nil) -> PatternSnapshot {
+    public static func make(_ pattern: Pattern, text: [UInt8]? = nil, source: [UInt8]? = nil) -> PatternSnapshot {
         let n = pattern.notes.count
         let order = pattern.notes.indices.sorted { a, b in
             let sa = pattern.notes[a].start
@@ -80,11 +84,16 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         let bytes = text ?? Array(PatternWriter.text(for: pattern).utf8)
         let textStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
         bytes.withUnsafeBufferPointer { textStorage.initialize(from: $0.baseAddress!, count: bytes.count) }
+        let sourceStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(source?.count ?? 0, 1))
+        if let source {
+            source.withUnsafeBufferPointer { if let b = $0.baseAddress { sourceStorage.initialize(from: b, count: source.count) } }
+        }
         let storage = UnsafeMutablePointer<SnapshotStorage>.allocate(capacity: 1)
         storage.initialize(to: SnapshotStorage(
             noteCount: n, lengthNumerator: pattern.length.numerator,
             lengthDenominator: pattern.length.denominator, lengthBeats: pattern.length.approximateValue,
-            notes: notes, text: textStorage, textCount: bytes.count))
+            notes: notes, text: textStorage, textCount: bytes.count, source: sourceStorage,
+            sourceCount: source?.count ?? -1))
         return PatternSnapshot(storage: storage)
     }
 
@@ -92,6 +101,7 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     public func destroy() {
         storage.pointee.notes.deallocate()
         storage.pointee.text.deallocate()
+        storage.pointee.source.deallocate()
         storage.deallocate()
     }
 
@@ -113,6 +123,29 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     /// Valid while the snapshot lives; safe to read on any thread (immutable).
     public var text: UnsafeBufferPointer<UInt8> {
         @_noLocks get { UnsafeBufferPointer(start: storage.pointee.text, count: storage.pointee.textCount) }
+    }
+
+    /// Where the text came from (a file path), if it came from somewhere.
+    public var source: UnsafeBufferPointer<UInt8>? {
+        @_noLocks get {
+            storage.pointee.sourceCount < 0 ? nil : UnsafeBufferPointer(start: storage.pointee.source, count: storage.pointee.sourceCount)
+        }
+    }
+
+    /// The snapshot as an untyped pointer, to cross a C boundary (an LV2 worker
+    /// message); `init(opaque:)` turns it back. Ownership travels with it.
+    public var opaque: UnsafeMutableRawPointer {
+        @_noLocks get { UnsafeMutableRawPointer(storage) }
+    }
+
+    /// The snapshot an `opaque` pointer came from.
+    @_noLocks
+    public init(opaque: UnsafeMutableRawPointer) {
+        storage = opaque.assumingMemoryBound(to: SnapshotStorage.self)
+    }
+
+    init(storage: UnsafeMutablePointer<SnapshotStorage>) {
+        self.storage = storage
     }
 
     /// `k × length` as a split position, exactly (whole part) and to double

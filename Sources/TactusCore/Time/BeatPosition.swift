@@ -7,7 +7,7 @@
 ///
 /// Value type, `BitwiseCopyable`; every operation is O(1), allocation-free and
 /// safe on the audio thread.
-public struct BeatPosition: Comparable, Hashable, Sendable, BitwiseCopyable {
+public struct BeatPosition: Comparable, Sendable, BitwiseCopyable {
     public var whole: Int64
     /// In `[0, 1)`.
     public var fraction: Double
@@ -85,3 +85,8 @@ public struct BeatPosition: Comparable, Hashable, Sendable, BitwiseCopyable {
         return Double(t) > x ? t &- 1 : t
     }
 }
+
+// Hashing needs a random seed (see Pattern.swift); only tests and tools hash this.
+#if !hasFeature(Embedded)
+extension BeatPosition: Hashable {}
+#endif

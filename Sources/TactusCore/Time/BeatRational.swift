@@ -6,7 +6,7 @@
 /// 2^31; arithmetic that could leave those bounds goes through `Int128`.
 ///
 /// Value type, `Sendable`; all operations are O(1) and allocation-free.
-public struct BeatRational: Hashable, Comparable, Sendable, BitwiseCopyable {
+public struct BeatRational: Comparable, Sendable, BitwiseCopyable {
     public let numerator: Int64
     public let denominator: Int64
 
@@ -95,3 +95,8 @@ public struct ExactBeatSum: Comparable, Sendable {
             && Int128(a.remainder) * Int128(b.denominator) == Int128(b.remainder) * Int128(a.denominator)
     }
 }
+
+// Hashing needs a random seed (see Pattern.swift); only tests and tools hash this.
+#if !hasFeature(Embedded)
+extension BeatRational: Hashable {}
+#endif

@@ -3,18 +3,18 @@ import TactusOffline
 
 /// Random patterns and transport scripts, as text, from a seed: a failing
 /// case can be printed and replayed with `tactus render`.
-struct RandomSession {
-    var rng: SplitMix64
+public struct RandomSession {
+    public var rng: SplitMix64
 
-    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+    public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
-    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(rng.next() % UInt64(range.count)) }
-    mutating func chance(_ p: Double) -> Bool { Double(rng.next() % 1_000_000) < p * 1_000_000 }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
-    mutating func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+    public mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(rng.next() % UInt64(range.count)) }
+    public mutating func chance(_ p: Double) -> Bool { Double(rng.next() % 1_000_000) < p * 1_000_000 }
+    public mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
+    public mutating func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
 
     /// A beat value as pattern text: integers, decimals, and fractions of awkward denominators.
-    mutating func beatText(below limit: Double, allowZero: Bool = true) -> String {
+    public mutating func beatText(below limit: Double, allowZero: Bool = true) -> String {
         for _ in 0..<100 {
             let den = pick([1, 2, 3, 4, 7, 8, 12, 16, 1000, 3, 7])
             let num = int(allowZero ? 0...max(0, Int(limit * Double(den)) ) : 1...max(1, Int(limit * Double(den))))
@@ -30,7 +30,7 @@ struct RandomSession {
     }
 
     /// A random valid pattern, dense enough to make merges and retriggers common.
-    mutating func pattern(maxNotes: Int = 24) -> String {
+    public mutating func pattern(maxNotes: Int = 24) -> String {
         let length = pick(["1", "2", "3", "4", "7/3", "1/2", "5/4", "3/4", "16", "1/3", "6"])
         let lengthValue = beatLiteralValue(length)
         var text = "tactus-pattern 1\nlength \(length)\n"
@@ -53,7 +53,7 @@ struct RandomSession {
     /// to Ardour's ticks nor is contradicted by raw positions: its reports then stay
     /// within float noise of the plugin's clock, so what it sends cannot depend on
     /// where blocks start (see `PartitionInvarianceTests`).
-    mutating func script(
+    public mutating func script(
         frames: Int64, edits: [String] = [], allowBadInput: Bool = true, onsets: [Double] = [], loopLength: Double = 0,
         partitionIndependent: Bool = false
     ) -> String {
@@ -161,13 +161,13 @@ struct RandomSession {
 }
 
 /// The loop length and note starts of a pattern text, in beats (for aiming nudges).
-func onsetGrid(_ patternText: String) -> (length: Double, starts: [Double]) {
+public func onsetGrid(_ patternText: String) -> (length: Double, starts: [Double]) {
     guard let p = try? PatternParser.parse(patternText) else { return (0, []) }
     return (p.length.approximateValue, p.notes.map(\.start.approximateValue))
 }
 
 /// The value of a beat literal (integer, decimal or fraction), for generators.
-func beatLiteralValue(_ text: String) -> Double {
+public func beatLiteralValue(_ text: String) -> Double {
     let parts = text.split(separator: "/")
     if parts.count == 2 { return Double(parts[0])! / Double(parts[1])! }
     return Double(text)!

@@ -1,0 +1,131 @@
+import CLV2
+
+/// Appends events to an output atom sequence in a host's port buffer, the way
+/// `lv2_atom_forge` does for the official examples, without leaving the
+/// buffer's capacity. Realtime-safe.
+///
+/// The host announces the capacity in the sequence's `atom.size` before
+/// `run()`; the writer replaces it with the size written so far after every
+/// event, so the sequence is always well formed.
+struct AtomSequenceWriter {
+    private let sequence: UnsafeMutableRawPointer?
+    /// Bytes available after the atom header (the sequence body).
+    private let capacity: Int
+    /// Bytes of the sequence body used.
+    private var used = MemoryLayout<LV2_Atom_Sequence_Body>.size
+
+    @_noLocks
+    init(_ port: UnsafeMutablePointer<LV2_Atom_Sequence>?, sequenceType: LV2_URID) {
+        guard let port else {
+            sequence = nil
+            capacity = 0
+            return
+        }
+        let available = Int(port.pointee.atom.size)
+        sequence = UnsafeMutableRawPointer(port)
+        capacity = available
+        guard available >= MemoryLayout<LV2_Atom_Sequence_Body>.size else {
+            // Not even room for an empty sequence: write nothing at all.
+            port.pointee.atom.size = 0
+            return
+        }
+        port.pointee.atom.type = sequenceType
+        port.pointee.atom.size = UInt32(used)
+        port.pointee.body.unit = 0
+        port.pointee.body.pad = 0
+    }
+
+    var isConnected: Bool { sequence != nil && capacity >= MemoryLayout<LV2_Atom_Sequence_Body>.size }
+
+    /// How many more events with bodies of `bodySize` bytes fit.
+    @_noLocks
+    func room(forBodiesOf bodySize: Int) -> Int {
+        guard isConnected else { return 0 }
+        return (capacity - used) / AtomSequenceWriter.eventBytes(bodySize)
+    }
+
+    @_noLocks @inline(__always)
+    static func eventBytes(_ bodySize: Int) -> Int { (16 + bodySize + 7) & ~7 }
+
+    /// Reserves an event; returns a pointer to its body (zeroed padding included), or nil when full.
+    @_noLocks
+    mutating func appendEvent(frames: Int64, type: LV2_URID, bodySize: Int) -> UnsafeMutableRawPointer? {
+        guard let sequence, isConnected else { return nil }
+        let bytes = AtomSequenceWriter.eventBytes(bodySize)
+        guard bytes <= capacity - used else { return nil }
+        let event = sequence + MemoryLayout<LV2_Atom>.size + used
+        event.storeBytes(of: frames, as: Int64.self)
+        event.storeBytes(of: UInt32(bodySize), toByteOffset: 8, as: UInt32.self)
+        event.storeBytes(of: type, toByteOffset: 12, as: UInt32.self)
+        (event + 16).initializeMemory(as: UInt8.self, repeating: 0, count: bytes - 16)
+        used += bytes
+        sequence.storeBytes(of: UInt32(used), as: UInt32.self)
+        return event + 16
+    }
+
+    /// A 3-byte MIDI message.
+    @_noLocks
+    mutating func appendMIDI(frames: Int64, type: LV2_URID, _ status: UInt8, _ data1: UInt8, _ data2: UInt8) -> Bool {
+        guard let body = appendEvent(frames: frames, type: type, bodySize: 3) else { return false }
+        body.storeBytes(of: status, as: UInt8.self)
+        body.storeBytes(of: data1, toByteOffset: 1, as: UInt8.self)
+        body.storeBytes(of: data2, toByteOffset: 2, as: UInt8.self)
+        return true
+    }
+
+    /// An object with no properties (`state:StateChanged`).
+    @_noLocks
+    mutating func appendObject(frames: Int64, uris: UnsafePointer<URIDTable>, objectType: LV2_URID) -> Bool {
+        guard let body = appendEvent(frames: frames, type: uris.pointee.atomObject, bodySize: 8) else { return false }
+        body.storeBytes(of: UInt32(0), as: UInt32.self)
+        body.storeBytes(of: objectType, toByteOffset: 4, as: UInt32.self)
+        return true
+    }
+
+    /// `[] a patch:Set ; patch:property <property> ; patch:value "bytes"^^valueType`,
+    /// with a string-like value (a terminating NUL is added).
+    @_noLocks
+    mutating func appendPatchSet(
+        frames: Int64, uris: UnsafePointer<URIDTable>, property: LV2_URID, valueType: LV2_URID,
+        bytes: UnsafeRawBufferPointer
+    ) -> Bool {
+        let valueSize = bytes.count + 1
+        let bodySize = 8 + 24 + 16 + ((valueSize + 7) & ~7)
+        guard let body = appendEvent(frames: frames, type: uris.pointee.atomObject, bodySize: bodySize) else { return false }
+        writePatchSetHeader(body, uris: uris, property: property)
+        let value = body + 8 + 24
+        value.storeBytes(of: uris.pointee.patchValue, as: UInt32.self)
+        value.storeBytes(of: UInt32(valueSize), toByteOffset: 8, as: UInt32.self)
+        value.storeBytes(of: valueType, toByteOffset: 12, as: UInt32.self)
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            (value + 16).copyMemory(from: base, byteCount: bytes.count)
+        }
+        return true
+    }
+
+    /// `[] a patch:Set ; patch:property <property> ; patch:value <n>` with an `atom:Long`.
+    @_noLocks
+    mutating func appendPatchSet(frames: Int64, uris: UnsafePointer<URIDTable>, property: LV2_URID, long: Int64) -> Bool {
+        let bodySize = 8 + 24 + 24
+        guard let body = appendEvent(frames: frames, type: uris.pointee.atomObject, bodySize: bodySize) else { return false }
+        writePatchSetHeader(body, uris: uris, property: property)
+        let value = body + 8 + 24
+        value.storeBytes(of: uris.pointee.patchValue, as: UInt32.self)
+        value.storeBytes(of: UInt32(8), toByteOffset: 8, as: UInt32.self)
+        value.storeBytes(of: uris.pointee.atomLong, toByteOffset: 12, as: UInt32.self)
+        value.storeBytes(of: long, toByteOffset: 16, as: Int64.self)
+        return true
+    }
+
+    /// Object body header and the `patch:property` property (24 bytes).
+    @_noLocks
+    private func writePatchSetHeader(_ body: UnsafeMutableRawPointer, uris: UnsafePointer<URIDTable>, property: LV2_URID) {
+        body.storeBytes(of: UInt32(0), as: UInt32.self)
+        body.storeBytes(of: uris.pointee.patchSet, toByteOffset: 4, as: UInt32.self)
+        let p = body + 8
+        p.storeBytes(of: uris.pointee.patchProperty, as: UInt32.self)
+        p.storeBytes(of: UInt32(4), toByteOffset: 8, as: UInt32.self)
+        p.storeBytes(of: uris.pointee.atomURID, toByteOffset: 12, as: UInt32.self)
+        p.storeBytes(of: property, toByteOffset: 16, as: UInt32.self)
+    }
+}

@@ -1,0 +1,152 @@
+import CLV2
+
+// The LV2 entry points: the descriptor, and each function of the plugin's
+// lifetime, forwarding to the `Plugin` instance. Port indices follow tactus.ttl.
+
+enum Port {
+    static var control: UInt32 { 0 }
+    static var midiOut: UInt32 { 1 }
+    static var notify: UInt32 { 2 }
+}
+
+@_cdecl("tactus_instantiate")
+func instantiate(
+    _ descriptor: UnsafePointer<LV2_Descriptor>?, _ sampleRate: Double, _ bundlePath: UnsafePointer<CChar>?,
+    _ features: UnsafePointer<UnsafePointer<LV2_Feature>?>?
+) -> LV2_Handle? {
+    let list = FeatureList(features)
+    let log = list.data(tactus_uri_log_log)?.assumingMemoryBound(to: LV2_Log_Log.self)
+    guard let map = list.data(tactus_uri_urid_map)?.assumingMemoryBound(to: LV2_URID_Map.self) else {
+        tactus_log(log, 0, "the host does not provide urid:map, which Tactus requires")
+        return nil
+    }
+    guard sampleRate.isFinite, sampleRate > 0 else {
+        tactus_log(log, 0, "the host gave an invalid sample rate")
+        return nil
+    }
+    let schedule = list.data(tactus_uri_worker_schedule)?.assumingMemoryBound(to: LV2_Worker_Schedule.self)
+    let uris = UnsafeMutablePointer<URIDTable>.allocate(capacity: 1)
+    uris.initialize(to: URIDTable(map))
+
+    var renderer = BlockRenderer(sampleRate: sampleRate)
+    let defaultText = DefaultPattern.bytes
+    // The built-in pattern always parses (a test checks it); instantiate is not realtime.
+    if case .loaded(let snapshot) = PatternLoading.fromText(defaultText) { _ = renderer.install(snapshot) }
+
+    let audio = UnsafeMutablePointer<AudioSide>.allocate(capacity: 1)
+    audio.initialize(to: AudioSide(renderer: renderer))
+    let midi = UnsafeMutablePointer<MIDIEventBuffer>.allocate(capacity: 1)
+    midi.initialize(to: MIDIEventBuffer(storageCapacity: PluginLimits.midiEvents))
+    let control = UnsafeMutablePointer<ControlSide>.allocate(capacity: 1)
+    control.initialize(to: ControlSide(mutex: tactus_mutex_new(), latestText: defaultText, latestSource: nil))
+    let shared = UnsafeMutablePointer<SharedSide>.allocate(capacity: 1)
+    shared.initialize(to: SharedSide(
+        sampleRate: sampleRate, log: UnsafePointer(log), schedule: UnsafePointer(schedule),
+        exchange: SnapshotExchange(capacity: 16), reclaimInWorker: schedule != nil))
+    let plugin = UnsafeMutablePointer<Plugin>.allocate(capacity: 1)
+    plugin.initialize(to: Plugin(audio: audio, midi: midi, control: control, shared: shared, uris: UnsafePointer(uris)))
+    return LV2_Handle(plugin)
+}
+
+@_cdecl("tactus_connect_port")
+func connectPort(_ handle: LV2_Handle?, _ port: UInt32, _ data: UnsafeMutableRawPointer?) {
+    let a = Plugin.from(handle).audio
+    switch port {
+    case Port.control: a.pointee.controlPort = UnsafePointer(data?.assumingMemoryBound(to: LV2_Atom_Sequence.self))
+    case Port.midiOut: a.pointee.midiPort = data?.assumingMemoryBound(to: LV2_Atom_Sequence.self)
+    case Port.notify: a.pointee.notifyPort = data?.assumingMemoryBound(to: LV2_Atom_Sequence.self)
+    default: break
+    }
+}
+
+@_cdecl("tactus_activate")
+func activate(_ handle: LV2_Handle?) {}
+
+@_cdecl("tactus_run") @_noLocks
+func run(_ handle: LV2_Handle?, _ frameCount: UInt32) {
+    Plugin.from(handle).run(frameCount: Int(frameCount))
+}
+
+@_cdecl("tactus_deactivate")
+func deactivate(_ handle: LV2_Handle?) {
+    // Every sounding note ends (at the first frame of the next block run) and the transport is forgotten.
+    Plugin.from(handle).audio.pointee.renderer.deactivate()
+}
+
+@_cdecl("tactus_cleanup")
+func cleanup(_ handle: LV2_Handle?) {
+    let raw = handle!.assumingMemoryBound(to: Plugin.self)
+    let plugin = raw.pointee
+    plugin.audio.pointee.renderer.install(nil)?.destroy()
+    plugin.audio.pointee.incoming?.destroy()
+    while let s = plugin.audio.pointee.unretired.pop() { s.destroy() }
+    plugin.reclaim()
+    tactus_mutex_free(plugin.control.pointee.mutex)
+    plugin.audio.deinitialize(count: 1)
+    plugin.audio.deallocate()
+    plugin.midi.deinitialize(count: 1)
+    plugin.midi.deallocate()
+    plugin.control.deinitialize(count: 1)
+    plugin.control.deallocate()
+    plugin.shared.deinitialize(count: 1)  // frees what the queues still hold
+    plugin.shared.deallocate()
+    UnsafeMutablePointer(mutating: plugin.uris).deallocate()
+    raw.deinitialize(count: 1)
+    raw.deallocate()
+}
+
+@_cdecl("tactus_work")
+func work(
+    _ handle: LV2_Handle?, _ respond: LV2_Worker_Respond_Function?, _ respondHandle: LV2_Worker_Respond_Handle?,
+    _ size: UInt32, _ data: UnsafeRawPointer?
+) -> LV2_Worker_Status {
+    guard let data else { return LV2_WORKER_ERR_UNKNOWN }
+    return Plugin.from(handle).work(request: data, size: Int(size), respond: respond, handle: respondHandle)
+}
+
+@_cdecl("tactus_work_response") @_noLocks
+func workResponse(_ handle: LV2_Handle?, _ size: UInt32, _ data: UnsafeRawPointer?) -> LV2_Worker_Status {
+    guard let data else { return LV2_WORKER_ERR_UNKNOWN }
+    Plugin.from(handle).workResponse(data, size: Int(size))
+    return LV2_WORKER_SUCCESS
+}
+
+@_cdecl("tactus_save")
+func save(
+    _ handle: LV2_Handle?, _ store: LV2_State_Store_Function?, _ stateHandle: LV2_State_Handle?, _ flags: UInt32,
+    _ features: UnsafePointer<UnsafePointer<LV2_Feature>?>?
+) -> LV2_State_Status {
+    guard let store else { return LV2_STATE_ERR_UNKNOWN }
+    return Plugin.from(handle).save(store: store, handle: stateHandle, features: features)
+}
+
+@_cdecl("tactus_restore")
+func restore(
+    _ handle: LV2_Handle?, _ retrieve: LV2_State_Retrieve_Function?, _ stateHandle: LV2_State_Handle?, _ flags: UInt32,
+    _ features: UnsafePointer<UnsafePointer<LV2_Feature>?>?
+) -> LV2_State_Status {
+    guard let retrieve else { return LV2_STATE_ERR_UNKNOWN }
+    return Plugin.from(handle).restore(retrieve: retrieve, handle: stateHandle, features: features)
+}
+
+nonisolated(unsafe) var workerInterface = LV2_Worker_Interface(work: work, work_response: workResponse, end_run: nil)
+nonisolated(unsafe) var stateInterface = LV2_State_Interface(save: save, restore: restore)
+
+@_cdecl("tactus_extension_data")
+func extensionData(_ uri: UnsafePointer<CChar>?) -> UnsafeRawPointer? {
+    guard let uri else { return nil }
+    if strcmp(uri, tactus_uri_worker_interface) == 0 { return withUnsafePointer(to: &workerInterface) { UnsafeRawPointer($0) } }
+    if strcmp(uri, tactus_uri_state_interface) == 0 { return withUnsafePointer(to: &stateInterface) { UnsafeRawPointer($0) } }
+    return nil
+}
+
+nonisolated(unsafe) var descriptor = LV2_Descriptor(
+    URI: nil, instantiate: instantiate, connect_port: connectPort, activate: activate, run: run,
+    deactivate: deactivate, cleanup: cleanup, extension_data: extensionData)
+
+@_cdecl("lv2_descriptor")
+public func lv2Descriptor(_ index: UInt32) -> UnsafePointer<LV2_Descriptor>? {
+    guard index == 0 else { return nil }
+    descriptor.URI = tactus_uri_plugin
+    return withUnsafePointer(to: &descriptor) { $0 }
+}

@@ -1,0 +1,200 @@
+import CLV2
+
+/// A message from `run()` to the worker (copied by the host's `schedule_work`):
+///
+///     header (kind, payload length) + payload
+///
+/// - `patternText`: payload is the text of a `patch:Set` of `urn:tactus:pattern`;
+/// - `patternFile`: payload is the path of a `patch:Set` of `urn:tactus:patternFile`;
+/// - `reclaim`: free the snapshots the audio thread has retired.
+struct WorkRequest {
+    var kind: UInt32
+    var length: UInt32
+
+    static var patternText: UInt32 { 1 }
+    static var patternFile: UInt32 { 2 }
+    static var reclaim: UInt32 { 3 }
+}
+
+/// A message from the worker back to the audio thread (`work_response`):
+///
+/// - `accepted`: `snapshot` is a new pattern, owned by the receiver from now on;
+/// - `rejected`: the payload is the error message, the pattern in use stays.
+struct WorkResponse {
+    var kind: UInt32
+    var length: UInt32
+    var snapshot: UnsafeMutableRawPointer?
+
+    static var accepted: UInt32 { 1 }
+    static var rejected: UInt32 { 2 }
+}
+
+// MARK: - Audio thread: requests
+
+extension Plugin {
+    /// Queues a pattern edit for the worker; on failure says why on the notify port.
+    @_noLocks
+    func requestWork(kind: UInt32, payload: UnsafeRawBufferPointer) {
+        let a = audio
+        guard let schedule = shared.pointee.schedule else {
+            reportError("this host provides no worker (work:schedule), so the pattern cannot be changed while running")
+            return
+        }
+        let header = MemoryLayout<WorkRequest>.size
+        guard payload.count <= a.pointee.request.capacity - header else {
+            a.pointee.error.clear()
+            a.pointee.error.append("pattern edit rejected: ")
+            a.pointee.error.append(payload.count)
+            a.pointee.error.append(" bytes is more than a pattern message may hold; use the pattern file parameter")
+            a.pointee.notifications.error = true
+            return
+        }
+        let base = a.pointee.request.base
+        base.storeBytes(of: WorkRequest(kind: kind, length: UInt32(payload.count)), as: WorkRequest.self)
+        if let source = payload.baseAddress, payload.count > 0 {
+            (base + header).copyMemory(from: source, byteCount: payload.count)
+        }
+        let status = tactus_schedule_work(schedule, UInt32(header + payload.count), base)
+        if status != LV2_WORKER_SUCCESS {
+            a.pointee.error.clear()
+            a.pointee.error.append("pattern edit rejected: the host's worker had no room for ")
+            a.pointee.error.append(header + payload.count)
+            a.pointee.error.append(" bytes; use the pattern file parameter")
+            a.pointee.notifications.error = true
+        }
+    }
+
+    @_noLocks
+    func reportError(_ message: StaticString) {
+        audio.pointee.error.clear()
+        audio.pointee.error.append(message)
+        audio.pointee.notifications.error = true
+    }
+}
+
+// MARK: - Worker thread
+
+extension Plugin {
+    /// `work()`: parses and builds off the audio thread.
+    func work(request data: UnsafeRawPointer, size: Int, respond: LV2_Worker_Respond_Function?, handle: LV2_Worker_Respond_Handle?) -> LV2_Worker_Status {
+        if shared.pointee.reclaimInWorker { reclaim() }
+        guard size >= MemoryLayout<WorkRequest>.size else { return LV2_WORKER_ERR_UNKNOWN }
+        let header = data.loadUnaligned(as: WorkRequest.self)
+        let payloadSize = min(Int(header.length), size - MemoryLayout<WorkRequest>.size)
+        let payload = UnsafeRawBufferPointer(start: data + MemoryLayout<WorkRequest>.size, count: payloadSize)
+        switch header.kind {
+        case WorkRequest.patternText:
+            let result = PatternLoading.fromText(Array(payload))
+            answer(result, respond: respond, handle: handle)
+        case WorkRequest.patternFile:
+            let result = PatternLoading.fromFile(path: Array(payload))
+            answer(result, respond: respond, handle: handle)
+        default:
+            break
+        }
+        return LV2_WORKER_SUCCESS
+    }
+
+    private func answer(_ result: PatternLoading.Result, respond: LV2_Worker_Respond_Function?, handle: LV2_Worker_Respond_Handle?) {
+        guard let respond else {
+            if case .loaded(let snapshot) = result { snapshot.destroy() }
+            return
+        }
+        switch result {
+        case .loaded(let snapshot):
+            accept(snapshot)
+            var response = WorkResponse(kind: WorkResponse.accepted, length: 0, snapshot: snapshot.opaque)
+            let status = withUnsafeBytes(of: &response) { tactus_worker_respond(respond, handle, UInt32($0.count), $0.baseAddress) }
+            if status != LV2_WORKER_SUCCESS {
+                snapshot.destroy()
+                log(uris.pointee.logError, "the host's worker could not pass the new pattern back; the pattern in use stays")
+            }
+        case .rejected(let message):
+            log(uris.pointee.logError, message)
+            var bytes = Array(message.utf8.prefix(1000))
+            let header = WorkResponse(kind: WorkResponse.rejected, length: UInt32(bytes.count), snapshot: nil)
+            var message = [UInt8](repeating: 0, count: MemoryLayout<WorkResponse>.size)
+            message.withUnsafeMutableBytes { $0.storeBytes(of: header, as: WorkResponse.self) }
+            message += bytes
+            bytes = message
+            _ = bytes.withUnsafeBytes { tactus_worker_respond(respond, handle, UInt32($0.count), $0.baseAddress) }
+        }
+    }
+
+    /// Records an accepted pattern as the one `save()` stores.
+    func accept(_ snapshot: PatternSnapshot) {
+        let text = Array(snapshot.text)
+        let source = snapshot.source.map { Array($0) }
+        tactus_mutex_lock(control.pointee.mutex)
+        control.pointee.latestText = text
+        control.pointee.latestSource = source
+        tactus_mutex_unlock(control.pointee.mutex)
+    }
+}
+
+// MARK: - Audio thread: responses
+
+extension Plugin {
+    /// `work_response()`: applies what the worker produced (audio thread).
+    @_noLocks
+    func workResponse(_ data: UnsafeRawPointer, size: Int) {
+        guard size >= MemoryLayout<WorkResponse>.size else { return }
+        let response = data.loadUnaligned(as: WorkResponse.self)
+        let a = audio
+        switch response.kind {
+        case WorkResponse.accepted:
+            guard let raw = response.snapshot else { return }
+            if let older = a.pointee.incoming { retire(older) }
+            a.pointee.incoming = PatternSnapshot(opaque: raw)
+        case WorkResponse.rejected:
+            let length = min(Int(response.length), size - MemoryLayout<WorkResponse>.size)
+            a.pointee.error.clear()
+            a.pointee.error.append(UnsafeRawBufferPointer(start: data + MemoryLayout<WorkResponse>.size, count: length))
+            a.pointee.notifications.error = true
+        default:
+            break
+        }
+    }
+}
+
+/// Turning text or a file into a snapshot, with the message a person reads when it fails.
+enum PatternLoading {
+    enum Result {
+        case loaded(PatternSnapshot)
+        case rejected(String)
+    }
+
+    static func fromText(_ bytes: [UInt8], source: [UInt8]? = nil, origin: String = "") -> Result {
+        do {
+            let pattern = try PatternParser.parse(bytes: bytes)
+            return .loaded(PatternSnapshot.make(pattern, text: bytes, source: source))
+        } catch {
+            return .rejected("pattern rejected, the pattern in use stays: \(origin)\(error.message)")
+        }
+    }
+
+    static func fromFile(path: [UInt8]) -> Result {
+        let name = String(decoding: path, as: UTF8.self)
+        if endsWith(path, ".mid") || endsWith(path, ".midi") || endsWith(path, ".MID") || endsWith(path, ".smf") {
+            return .rejected("pattern file rejected, the pattern in use stays: \(name): Standard MIDI Files are not supported yet; use a pattern text file")
+        }
+        var zeroTerminated = path.map { CChar(bitPattern: $0) }
+        zeroTerminated.append(0)
+        var size = 0
+        var errorNumber: Int32 = 0
+        guard let data = tactus_read_file(zeroTerminated, PluginLimits.fileBytes, &size, &errorNumber) else {
+            let reason = String(cString: tactus_error_text(errorNumber))
+            return .rejected("pattern file rejected, the pattern in use stays: \(name): \(reason)")
+        }
+        let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+        free(data)
+        return fromText(bytes, source: path, origin: "\(name): ")
+    }
+
+    static func endsWith(_ bytes: [UInt8], _ suffix: StaticString) -> Bool {
+        let n = suffix.utf8CodeUnitCount
+        guard bytes.count >= n else { return false }
+        for i in 0..<n where bytes[bytes.count - n + i] != suffix.utf8Start[i] { return false }
+        return true
+    }
+}

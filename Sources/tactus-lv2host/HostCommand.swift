@@ -1,0 +1,220 @@
+import ArgumentParser
+import CLilv
+import CTestHost
+import Foundation
+import TactusCore
+import TactusOffline
+
+/// The project's own LV2 test host: loads Tactus through lilv, gives it the
+/// features a real host gives (urid:map/unmap, a synchronous worker, options,
+/// log, thread-safe restore), feeds it a transport script as `time:Position`
+/// atoms in the blocks asked for, and prints the MIDI it emits as an event log.
+@main
+struct HostCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tactus-lv2host",
+        abstract: "Run the Tactus LV2 plugin through lilv over a transport script and print its MIDI as an event log.")
+
+    @Option(help: "Transport script (docs/transport-script.md).") var transport: String
+    @Option(help: "Pattern text file, restored as state before the first block (default: the plugin's own).") var pattern: String?
+    @Option(help: "Bundle folder (default: LV2_PATH).") var bundle: String?
+    @Option(help: "Sample rate (default: the script's, else 48000).") var rate: Double?
+    @Option(help: "Block sizes: N, a list, or random:MIN-MAX@SEED.") var blocks: String = "256"
+    @Option(help: "MIDI output buffer, bytes.") var midiCapacity: Int = 1 << 20
+    @Option(help: "Notify output buffer, bytes.") var notifyCapacity: Int = 1 << 17
+    @Option(help: "The host's worker ring, bytes.") var workerRing: Int = 1 << 20
+    @Flag(help: "Give the plugin no worker.") var noWorker = false
+    @Option(help: "Ports left unconnected: a list of control, midi, notify.") var disconnect: String = ""
+    @Option(help: "Write the notify port's messages here (default: standard error).") var notify: String?
+    @Flag(help: "Count allocator and lock calls inside run() and work_response() (needs libTactusRTCheck.so in LD_PRELOAD).") var rtcheck = false
+    @Option(help: "Deactivate and reactivate the plugin at the first block boundary at or after these frames (a list).") var deactivateAt: String = ""
+    @Option(help: "Save the plugin's state (LV2 Turtle) into this folder at the end.") var saveState: String?
+    @Option(help: "Restore the plugin's state from this folder (written by --save-state) before the first block.") var restoreState: String?
+    @Flag(help: "Print nothing but the report (for long runs).") var quiet = false
+
+    func run() throws {
+        let scriptText = try String(contentsOfFile: transport, encoding: .utf8)
+        let script: TransportScript
+        do { script = try TransportScript(parsing: scriptText) } catch { throw ValidationError("\(transport):\(error.line): \(error.reason)") }
+        let sampleRate = rate ?? script.sampleRate ?? 48000
+        let plan: BlockPlan
+        do { plan = try BlockPlan(parsing: blocks) } catch { throw ValidationError(error.description) }
+        if rtcheck && tactus_host_rtcheck_available() == 0 {
+            throw ValidationError("--rtcheck needs the interposer: LD_PRELOAD=.../libTactusRTCheck.so")
+        }
+        let unconnected = Set(disconnect.split(separator: ",").map(String.init))
+        let deactivations = deactivateAt.split(separator: ",").compactMap { Int64($0) }
+
+        let host = try PluginHost(PluginHost.Setup(
+            bundle: bundle, sampleRate: sampleRate, midiCapacity: midiCapacity, notifyCapacity: notifyCapacity,
+            workerRing: workerRing, withWorker: !noWorker))
+        host.connectAll(control: !unconnected.contains("control"), midi: !unconnected.contains("midi"), notify: !unconnected.contains("notify"))
+        if let pattern {
+            guard let data = FileManager.default.contents(atPath: pattern) else { throw ValidationError("cannot read \(pattern)") }
+            try host.restorePattern([UInt8](data))
+        }
+        if let restoreState { try host.restoreState(from: restoreState) }
+
+        let u = host.uris
+        let sequenceType = u.id("http://lv2plug.in/ns/ext/atom#Sequence")
+        let chunkType = u.id("http://lv2plug.in/ns/ext/atom#Chunk")
+        let objectType = u.id("http://lv2plug.in/ns/ext/atom#Object")
+        let blankType = u.id("http://lv2plug.in/ns/ext/atom#Blank")
+        let midiType = u.id("http://lv2plug.in/ns/ext/midi#MidiEvent")
+        let bodies = AtomBodies(map: u)
+        let notifyLog = NotifyLog(path: notify, uris: u)
+        var out = LogWriter(quiet: quiet)
+
+        lilv_instance_activate(host.instance)
+        var sim = HostSimulator(script: script, sampleRate: sampleRate)
+        var sizes = plan.makeIterator()
+        var start: Int64 = 0
+        var blocksRun = 0
+        var pendingDeactivations = deactivations.sorted()[...]
+        while start < script.endFrame {
+            if let d = pendingDeactivations.first, d <= start {
+                lilv_instance_deactivate(host.instance)
+                lilv_instance_activate(host.instance)
+                pendingDeactivations = pendingDeactivations.drop { $0 <= start }
+            }
+            let n = Int(min(Int64(sizes.next()), script.endFrame - start))
+            host.control.clearInput(sequenceType: sequenceType)
+            for input in sim.inputs(blockStart: start, frameCount: n) {
+                let frames = Int64(input.offset)
+                switch input.input {
+                case .position(let p):
+                    host.control.append(frames: frames, type: p.asBlank ? blankType : objectType, body: bodies.position(p))
+                case .midi(let bytes):
+                    host.control.append(frames: frames, type: midiType, body: bytes)
+                case .pattern(let path):
+                    let file = resolve(path)
+                    guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+                    host.control.append(frames: frames, type: objectType, body: bodies.patchSet(
+                        property: "urn:tactus:pattern", valueType: "http://lv2plug.in/ns/ext/atom#String", text: [UInt8](data)))
+                case .patternFile(let path):
+                    let file = URL(fileURLWithPath: resolve(path)).standardizedFileURL.path
+                    host.control.append(frames: frames, type: objectType, body: bodies.patchSet(
+                        property: "urn:tactus:patternFile", valueType: "http://lv2plug.in/ns/ext/atom#Path", text: Array(file.utf8)))
+                case .get(let property):
+                    host.control.append(frames: frames, type: objectType, body: bodies.patchGet(property: property.map { "urn:tactus:" + $0 }))
+                }
+            }
+            host.midiOut.prepareOutput(chunkType: chunkType)
+            host.notify.prepareOutput(chunkType: chunkType)
+
+            if rtcheck { tactus_host_rtcheck_begin() }
+            lilv_instance_run(host.instance, UInt32(n))
+            if rtcheck { tactus_host_rtcheck_end() }
+
+            if !unconnected.contains("midi") {
+                for e in host.midiOut.events(sequenceType: sequenceType) where e.type == midiType {
+                    out.write(LoggedEvent(frame: start + e.frames, bytes: e.body))
+                }
+            }
+            if !unconnected.contains("notify") {
+                for e in host.notify.events(sequenceType: sequenceType) { notifyLog.write(frame: start + e.frames, type: e.type, body: e.body) }
+            }
+            if let worker = host.worker, let iface = host.workerInterface {
+                worker.runRequests(iface, host.handle)
+                worker.deliverResponses(iface, host.handle) { call in
+                    if rtcheck { tactus_host_rtcheck_begin() }
+                    call()
+                    if rtcheck { tactus_host_rtcheck_end() }
+                }
+            }
+            start += Int64(n)
+            blocksRun += 1
+        }
+        lilv_instance_deactivate(host.instance)
+        out.flush()
+        if let saveState { try host.saveState(to: saveState) }
+        if rtcheck {
+            let allocations = tactus_host_rtcheck_allocations()
+            let locks = tactus_host_rtcheck_locks()
+            let first = String(cString: tactus_host_rtcheck_first())
+            let caller = String(cString: tactus_host_rtcheck_first_caller())
+            FileHandle.standardError.write(Data((
+                "rtcheck: \(blocksRun) blocks, \(allocations) allocator calls and \(locks) lock calls inside run() and work_response()"
+                + (first.isEmpty ? "" : " (first: \(first), called from \(caller))") + "\n").utf8))
+        }
+    }
+
+    func resolve(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return ((transport as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
+    }
+}
+
+/// The MIDI log on standard output, buffered.
+struct LogWriter {
+    let quiet: Bool
+    private var buffer = ""
+
+    init(quiet: Bool) { self.quiet = quiet }
+
+    mutating func write(_ event: LoggedEvent) {
+        guard !quiet else { return }
+        buffer += EventLog.line(event)
+        buffer += "\n"
+        if buffer.utf8.count > 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        FileHandle.standardOutput.write(Data(buffer.utf8))
+        buffer = ""
+    }
+}
+
+/// The notify port's messages, one a line: `FRAME patch:Set PROPERTY TYPE VALUE` or `FRAME state:StateChanged`.
+final class NotifyLog {
+    let handle: FileHandle
+    let uris: URIDMap
+
+    init(path: String?, uris: URIDMap) {
+        self.uris = uris
+        if let path, FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) {
+            handle = h
+        } else {
+            handle = FileHandle.standardError
+        }
+    }
+
+    func write(frame: Int64, type: LV2_URID, body: [UInt8]) {
+        handle.write(Data((describe(frame: frame, type: type, body: body) + "\n").utf8))
+    }
+
+    private func short(_ id: LV2_URID) -> String {
+        let uri = uris.uri(id) ?? "\(id)"
+        for (prefix, name) in [
+            ("http://lv2plug.in/ns/ext/patch#", "patch:"), ("http://lv2plug.in/ns/ext/state#", "state:"),
+            ("http://lv2plug.in/ns/ext/atom#", "atom:"),
+        ] where uri.hasPrefix(prefix) { return name + uri.dropFirst(prefix.count) }
+        return uri
+    }
+
+    private func describe(frame: Int64, type: LV2_URID, body: [UInt8]) -> String {
+        guard body.count >= 8 else { return "\(frame) \(short(type)) (\(body.count) bytes)" }
+        let otype = body.withUnsafeBytes { $0.load(fromByteOffset: 4, as: UInt32.self) }
+        var line = "\(frame) \(short(otype))"
+        var offset = 8
+        while offset + 16 <= body.count {
+            let (key, size, vtype) = body.withUnsafeBytes { b in
+                (b.load(fromByteOffset: offset, as: UInt32.self), Int(b.load(fromByteOffset: offset + 8, as: UInt32.self)),
+                 b.load(fromByteOffset: offset + 12, as: UInt32.self))
+            }
+            guard offset + 16 + size <= body.count else { break }
+            let value = Array(body[(offset + 16)..<(offset + 16 + size)])
+            let text: String
+            switch short(vtype) {
+            case "atom:URID": text = short(value.withUnsafeBytes { $0.load(as: UInt32.self) })
+            case "atom:Long": text = "\(value.withUnsafeBytes { $0.load(as: Int64.self) })"
+            default:
+                text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
+                    .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+            }
+            line += " \(short(key))=\(text)"
+            offset += (16 + size + 7) & ~7
+        }
+        return line
+    }
+}
