@@ -2,7 +2,8 @@
 #
 #   make               the plugin bundle (plugin.lv2/tactus.so) and the command line
 #   make test          every test (installs what a fresh Debian machine lacks)
-#   make demo          render the demo pattern over a transport with a tempo change and a loop
+#   make demo          Tactus in jalv on a private JACK server, recorded and checked against tactus render
+#   make demo-offline  render the demo pattern over a transport with a tempo change and a loop
 #   make install       the bundle into ~/.lv2, or $(DESTDIR)$(PREFIX)/lib/lv2 when PREFIX is given
 #   make test-long     the property tests with 10^7 blocks
 
@@ -12,14 +13,14 @@ PREFIX     ?=
 DESTDIR    ?=
 BUILD_DIR  := .build/$(CONFIG)
 LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
-DEB_PACKAGES := build-essential pkg-config lv2-dev liblilv-dev lilv-utils sordi
+DEB_PACKAGES := build-essential pkg-config lv2-dev liblilv-dev lilv-utils sordi jackd2 libjack-jackd2-dev jalv
 ifeq ($(PREFIX),)
 LV2_INSTALL_DIR := $(DESTDIR)$(HOME)/.lv2
 else
 LV2_INSTALL_DIR := $(DESTDIR)$(PREFIX)/lib/lv2
 endif
 
-.PHONY: all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
+.PHONY: demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
 
 all: plugin cli
 
@@ -70,7 +71,10 @@ test-long: deps plugin
 	TACTUS_PROPERTY_BLOCKS=10000000 $(SWIFT) test -c $(CONFIG) --skip-build \
 	    --filter 'DifferentialTests|PartitionInvarianceTests'
 
-demo: cli
+demo: plugin cli
+	@BUILD=$(BUILD_DIR) scripts/demo-jack
+
+demo-offline: cli
 	@echo "tactus: examples/demo.pattern over examples/demo.transport (120 bpm, then 133.7 bpm, loop of bar 2)"
 	@echo
 	@cat examples/demo.pattern

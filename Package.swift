@@ -40,10 +40,13 @@ let package = Package(
             ])]),
         // The offline host: transport scripts, a simulated host, event logs.
         .target(name: "TactusOffline", dependencies: ["TactusCore"]),
+        // JACK: the transport master and recorder used by tests and the demo.
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .target(name: "TactusJack", dependencies: ["CJack", "TactusCore", "TactusOffline"]),
         .executableTarget(
             name: "tactus",
             dependencies: [
-                "TactusCore", "TactusOffline",
+                "TactusCore", "TactusOffline", "TactusJack",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The test host: lilv, plus the C it needs (a variadic log) and the RT-check hooks.

@@ -1,0 +1,125 @@
+import CJack
+import TactusOffline
+
+/// A JACK timebase master that plays a transport script: tempo and meter
+/// changes, play, stop and locate at given frames (counted from the master's
+/// first cycle), and the bar/beat/tick of every cycle.
+///
+/// Its timeline is the one `HostSimulator` keeps: an anchor (transport frame,
+/// beat, tempo), re-anchored at each tempo change so that beats stay
+/// continuous; a locate to beat B puts the transport at frame B·60R/tempo.
+/// Tempo and meter changes are applied in the timebase callback for the
+/// frame being computed, so BBT never jumps at a tempo change. JACK applies
+/// transport requests at cycle boundaries, so an action at frame F takes
+/// effect at the first cycle starting at or after F.
+public final class TimebaseMaster {
+    public let jack: JackClient
+    let script: TransportScript
+    let ticksPerBeat: Double
+    private var next = 0
+    /// Frames since the first cycle.
+    public private(set) var elapsed: Int64 = 0
+    private var tempo: Double = 120
+    private var beatsPerBar: Double = 4
+    private var anchorFrame: Double = 0
+    private var anchorBeat: Double = 0
+    private var pendingTempo: Double?
+    private var pendingMeter: Double?
+    private var pendingLocate: (frame: Double, beat: Double)?
+    public private(set) var finished = false
+    public private(set) var unsupported: [String] = []
+
+    public init(jack: JackClient, script: TransportScript, ticksPerBeat: Double = 1920) {
+        self.jack = jack
+        self.script = script
+        self.ticksPerBeat = ticksPerBeat
+        for a in script.actions {
+            switch a.action {
+            case .speed(let s) where s != 0 && s != 1: unsupported.append("line \(a.line): JACK transport has no speed \(s)")
+            case .loop, .loopOff: unsupported.append("line \(a.line): JACK transport has no loop range")
+            default: break
+            }
+        }
+    }
+
+    public func start() -> Bool {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        jack_transport_stop(jack.client)
+        jack_transport_locate(jack.client, 0)
+        guard jack_set_process_callback(jack.client, { n, arg in
+            Unmanaged<TimebaseMaster>.fromOpaque(arg!).takeUnretainedValue().process(n)
+            return 0
+        }, me) == 0 else { return false }
+        guard jack_set_timebase_callback(jack.client, 0, { state, n, pos, newPosition, arg in
+            Unmanaged<TimebaseMaster>.fromOpaque(arg!).takeUnretainedValue().timebase(pos!)
+        }, me) == 0 else { return false }
+        return jack.activate()
+    }
+
+    /// The beat at a transport frame.
+    func beat(atFrame frame: Double) -> Double {
+        anchorBeat + (frame - anchorFrame) * tempo / (60 * jack.sampleRate)
+    }
+
+    private func process(_ frameCount: jack_nframes_t) {
+        while next < script.actions.count, script.actions[next].frame <= elapsed {
+            let action = script.actions[next].action
+            next += 1
+            switch action {
+            case .tempo(let t): pendingTempo = t
+            case .meter(let m): pendingMeter = m
+            case .speed(let s): if s > 0 { jack_transport_start(jack.client) } else { jack_transport_stop(jack.client) }
+            case .locate(let b):
+                // The new anchor applies once JACK has moved (the timebase callback
+                // sees the located frame): until then BBT stays on the old line.
+                let t = pendingTempo ?? tempo
+                let frame = max(0, (b * 60 * jack.sampleRate / t).rounded())
+                pendingLocate = (frame, b)
+                jack_transport_locate(jack.client, jack_nframes_t(frame))
+            default: break
+            }
+        }
+        elapsed += Int64(frameCount)
+        if elapsed >= script.endFrame { finished = true }
+    }
+
+    private func timebase(_ pos: UnsafeMutablePointer<jack_position_t>) {
+        let frame = Double(pos.pointee.frame)
+        if let target = pendingLocate, target.frame == frame {
+            if let t = pendingTempo { tempo = t; pendingTempo = nil }
+            anchorFrame = target.frame
+            anchorBeat = target.beat
+            pendingLocate = nil
+        }
+        if let t = pendingTempo {
+            anchorBeat = beat(atFrame: frame)
+            anchorFrame = frame
+            tempo = t
+            pendingTempo = nil
+        }
+        if let m = pendingMeter {
+            beatsPerBar = m
+            pendingMeter = nil
+        }
+        let b = max(0, beat(atFrame: frame))
+        let bar = (b / beatsPerBar).rounded(.down)
+        let inBar = b - bar * beatsPerBar
+        let whole = inBar.rounded(.down)
+        let tick = min(ticksPerBeat - 1, ((inBar - whole) * ticksPerBeat).rounded(.down))
+        pos.pointee.valid = jack_position_bits_t(rawValue: JackPositionBBT.rawValue | JackTickDouble.rawValue)
+        pos.pointee.bar = Int32(bar) + 1
+        pos.pointee.beat = Int32(whole) + 1
+        pos.pointee.tick = Int32(tick)
+        pos.pointee.tick_double = (inBar - whole) * ticksPerBeat
+        pos.pointee.bar_start_tick = bar * beatsPerBar * ticksPerBeat
+        pos.pointee.beats_per_bar = Float(beatsPerBar)
+        pos.pointee.beat_type = 4
+        pos.pointee.ticks_per_beat = ticksPerBeat
+        pos.pointee.beats_per_minute = tempo
+    }
+
+    public func stop() {
+        jack_release_timebase(jack.client)
+        jack.deactivate()
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import TactusCore
+import TactusJack
+import TactusOffline
+
+/// Set by SIGINT/SIGTERM: the JACK tools finish cleanly (flush, close) instead of dying.
+let stopRequested = Atomic<Bool>(false)
+
+func installStopHandlers() {
+    signal(SIGINT) { _ in stopRequested.store(true, ordering: .relaxed) }
+    signal(SIGTERM) { _ in stopRequested.store(true, ordering: .relaxed) }
+}
+
+struct JackTransportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jack-transport",
+        abstract: "Be the JACK timebase master and play a transport script (tempo, meter, play, stop, locate).",
+        discussion: """
+            Frames in the script count from the master's first cycle; JACK applies \
+            each action at the first cycle starting at or after its frame. Speed \
+            changes other than play/stop, and loop ranges, do not exist in JACK \
+            transport and are refused.
+            """)
+
+    @Argument(help: "Transport script (docs/transport-script.md).") var script: String
+    @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or the default server).") var server: String?
+    @Option(help: "Ticks per beat in the BBT it publishes.") var ticksPerBeat: Double = 1920
+    @Option(help: "Wait (up to 10 s) until these ports exist before starting (comma-separated).") var waitFor: String = ""
+
+    func run() throws {
+        let text = try String(contentsOfFile: script, encoding: .utf8)
+        let parsed: TransportScript
+        do { parsed = try TransportScript(parsing: text) } catch { throw ValidationError("\(script):\(error.line): \(error.reason)") }
+        let jack: JackClient
+        do { jack = try JackClient(name: "tactus-transport", server: server) } catch { throw ValidationError(error.description) }
+        let master = TimebaseMaster(jack: jack, script: parsed, ticksPerBeat: ticksPerBeat)
+        guard master.unsupported.isEmpty else { throw ValidationError(master.unsupported.joined(separator: "\n")) }
+        let ports = waitFor.split(separator: ",").map(String.init)
+        let deadline = Date().addingTimeInterval(10)
+        while !ports.allSatisfy(jack.hasPort), Date() < deadline { usleep(20_000) }
+        if let missing = ports.first(where: { !jack.hasPort($0) }) { throw ValidationError("port \(missing) did not appear") }
+        installStopHandlers()
+        guard master.start() else { throw ValidationError("cannot become the JACK timebase master") }
+        while !master.finished && !stopRequested.load(ordering: .relaxed) { usleep(10_000) }
+        master.stop()
+    }
+}
+
+struct JackRecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jack-record",
+        abstract: "Record the MIDI a JACK port sends, with frames and the transport of each cycle.",
+        discussion: """
+            Frames count from the recorder's first cycle. Each event line carries \
+            the JACK transport frame and bar:beat as a comment. With --jalv-script \
+            it also writes the positions jalv sent its plugin in those cycles, as a \
+            transport script, so that `tactus render` can replay the session.
+            """)
+
+    @Option(help: "JACK server name.") var server: String?
+    @Option(help: "Ports to connect to the recorder's input (comma-separated).") var connect: String = ""
+    @Option(name: .shortAndLong, help: "Event log file (default: standard output).") var output: String?
+    @Option(help: "Write the positions jalv sent (a transport script) here.") var jalvScript: String?
+    @Option(help: "Write every cycle's JACK transport here (one line a cycle).") var cycles: String?
+    @Option(help: "Stop after this many seconds (default: at SIGINT or SIGTERM).") var seconds: Double?
+
+    func run() throws {
+        let jack: JackClient
+        do { jack = try JackClient(name: "tactus-record", server: server) } catch { throw ValidationError(error.description) }
+        let recorder: MIDIRecorder
+        do { recorder = try MIDIRecorder(jack: jack) } catch { throw ValidationError(error.description) }
+        installStopHandlers()
+        guard recorder.start() else { throw ValidationError("cannot activate the recorder") }
+        for source in connect.split(separator: ",").map(String.init) where !jack.connect(source, recorder.portName) {
+            throw ValidationError("cannot connect \(source) to \(recorder.portName)")
+        }
+        var log = try OutputStream(path: output)
+        log.write("# tactus jack-record: FRAME (from the recorder's first cycle) then MIDI bytes; comment: JACK transport frame, bar:beat")
+        var model = JalvPositionModel()
+        var script = "tactus-transport 1\nrate \(Int(jack.sampleRate))\n# the positions jalv sent its plugin, rebuilt from the JACK transport of each cycle\n"
+        var lastCycleEnd: Int64 = 0
+        var cycleLog = cycles != nil ? "# CYCLE_START FRAMES STATE TRANSPORT_FRAME [BAR BEAT TICK TICKS_PER_BEAT BEATS_PER_BAR BPM]\n" : ""
+        let started = Date()
+        while !stopRequested.load(ordering: .relaxed) {
+            if let seconds, Date().timeIntervalSince(started) >= seconds { break }
+            usleep(20_000)
+            for entry in recorder.drain() {
+                let t = entry.transport
+                switch entry.kind {
+                case .cycle:
+                    lastCycleEnd = t.cycleStart + Int64(t.frameCount)
+                    if cycles != nil {
+                        cycleLog += "\(t.cycleStart) \(t.frameCount) \(t.rolling ? "rolling" : "stopped") \(t.frame)"
+                        cycleLog += t.hasBBT ? " \(t.bar) \(t.beat) \(t.tick) \(t.ticksPerBeat) \(t.beatsPerBar) \(t.beatsPerMinute)\n" : "\n"
+                    }
+                    if let position = model.position(for: t) {
+                        script += "\(t.cycleStart) position " + position.fields.map { "\($0.key.rawValue)=\($0.value.scriptText)" }.joined(separator: " ") + "\n"
+                    }
+                case .event:
+                    let bytes = [entry.b0, entry.b1, entry.b2].prefix(Int(entry.size))
+                    let event = LoggedEvent(frame: t.cycleStart + Int64(entry.offset), bytes: Array(bytes))
+                    var comment = "transport \(Int64(t.frame) + (t.rolling ? Int64(entry.offset) : 0))"
+                    if let beats = t.beats {
+                        let b = beats + (t.rolling ? Double(entry.offset) * t.beatsPerMinute / (60 * jack.sampleRate) : 0)
+                        comment += " " + MusicalPosition(beats: b, beatsPerBar: Double(t.beatsPerBar)).barBeatText
+                    }
+                    let line = EventLog.line(event)
+                    log.write(line + String(repeating: " ", count: max(1, 20 - line.count)) + "# " + comment + "  " + event.summary)
+                }
+            }
+        }
+        recorder.stop()
+        log.flush()
+        log.close()
+        if let cycles { try cycleLog.write(toFile: cycles, atomically: true, encoding: .utf8) }
+        if let jalvScript {
+            script += "\(max(lastCycleEnd, 1)) end\n"
+            try script.write(toFile: jalvScript, atomically: true, encoding: .utf8)
+        }
+        if recorder.xruns > 0 { printError("tactus jack-record: JACK reported \(recorder.xruns) xruns while recording") }
+        if recorder.droppedEntries > 0 { printError("tactus jack-record: \(recorder.droppedEntries) entries lost (the main thread fell behind)") }
+    }
+}
