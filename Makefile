@@ -6,6 +6,7 @@
 #   make demo-offline  render the demo pattern over a transport with a tempo change and a loop
 #   make install       the bundle into ~/.lv2, or $(DESTDIR)$(PREFIX)/lib/lv2 when PREFIX is given
 #   make test-long     the property tests with 10^7 blocks
+#   make host-test     Tactus live in Ardour 7 (headless) and jalv on JACK, recorded and replayed
 
 SWIFT      ?= swift
 CONFIG     ?= release
@@ -20,7 +21,7 @@ else
 LV2_INSTALL_DIR := $(DESTDIR)$(PREFIX)/lib/lv2
 endif
 
-.PHONY: demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
+.PHONY: host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
 
 all: plugin cli
 
@@ -63,8 +64,26 @@ test-unit:
 	$(SWIFT) build -c $(CONFIG) --build-tests
 	$(SWIFT) test -c $(CONFIG) --skip-build
 
-test: deps plugin validate load-without-swift test-unit
+test: deps plugin validate load-without-swift test-unit host-test-if-possible
 	@echo "tactus: all tests passed"
+
+HOST_PACKAGES := ardour jalv jackd2
+
+tools: deps
+	$(SWIFT) build -c $(CONFIG) --product tactus
+	$(SWIFT) build -c $(CONFIG) --product tactus-lv2host
+	$(SWIFT) build -c $(CONFIG) --product tactus-hosttest
+
+# The live host tests need Ardour 7 and jalv; they install them if missing.
+host-test: plugin tools
+	@scripts/install-deps $(HOST_PACKAGES)
+	@BUILD=$(BUILD_DIR) scripts/host-test
+
+# In make test: the live host tests run when the hosts can be installed; the
+# recorded sessions (Tests/Fixtures) are replayed by the unit tests either way.
+host-test-if-possible: plugin tools
+	@if scripts/install-deps $(HOST_PACKAGES); then BUILD=$(BUILD_DIR) scripts/host-test; \
+	else echo "tactus: Ardour and jalv cannot be installed here: live host tests skipped (recordings replayed)"; fi
 
 test-long: deps plugin
 	$(SWIFT) build -c $(CONFIG) --build-tests

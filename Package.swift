@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "tactus", targets: ["tactus"]),
         .executable(name: "tactus-lv2host", targets: ["tactus-lv2host"]),
+        .executable(name: "tactus-hosttest", targets: ["tactus-hosttest"]),
         // Preloaded into a host to count allocator and lock calls inside run().
         .library(name: "TactusRTCheck", type: .dynamic, targets: ["TactusRTCheck"]),
         .library(name: "TactusCore", targets: ["TactusCore"]),
@@ -62,6 +63,10 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl")]),
         // Random sessions shared by the test targets.
         .target(name: "TactusTestSupport", dependencies: ["TactusCore", "TactusOffline"], path: "Tests/TactusTestSupport"),
+        // Tools for the live host tests: probe logs to fixtures, ideal sessions.
+        .executableTarget(
+            name: "tactus-hosttest",
+            dependencies: ["TactusOffline", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "TactusCoreTests",
             dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", .product(name: "BigInt", package: "BigInt")]),

@@ -42,7 +42,10 @@ public final class TimebaseMaster {
         }
     }
 
-    public func start() -> Bool {
+    /// Activates the client. With `publishBBT` false it only starts, stops and
+    /// locates the transport and publishes no bar/beat/tick (a transport with no
+    /// timebase master), so tempo and meter actions have no effect.
+    public func start(publishBBT: Bool = true) -> Bool {
         let me = Unmanaged.passUnretained(self).toOpaque()
         jack_transport_stop(jack.client)
         jack_transport_locate(jack.client, 0)
@@ -50,9 +53,11 @@ public final class TimebaseMaster {
             Unmanaged<TimebaseMaster>.fromOpaque(arg!).takeUnretainedValue().process(n)
             return 0
         }, me) == 0 else { return false }
-        guard jack_set_timebase_callback(jack.client, 0, { state, n, pos, newPosition, arg in
-            Unmanaged<TimebaseMaster>.fromOpaque(arg!).takeUnretainedValue().timebase(pos!)
-        }, me) == 0 else { return false }
+        if publishBBT {
+            guard jack_set_timebase_callback(jack.client, 0, { state, n, pos, newPosition, arg in
+                Unmanaged<TimebaseMaster>.fromOpaque(arg!).takeUnretainedValue().timebase(pos!)
+            }, me) == 0 else { return false }
+        }
         return jack.activate()
     }
 

@@ -70,6 +70,12 @@ public struct TransportScript: Sendable {
     public var asBlank = false
     /// Frames to render.
     public var endFrame: Int64 = 0
+    /// The pattern the session starts with (a session description's `pattern FILE`), if named.
+    public var initialPattern: String?
+    /// The block sizes the session ran with (`blocks SPEC`), if named.
+    public var blocks: BlockPlan?
+    /// Frames by which a recorded log may differ from a replay (`tolerance FRAMES`), with the reason.
+    public var tolerance: (frames: Int64, reason: String)?
     /// Actions in frame order (ties keep script order).
     public var actions: [TimedAction] = []
 
@@ -123,9 +129,18 @@ extension TransportScript {
             case "atom":
                 guard words.count == 2, words[1] == "object" || words[1] == "blank" else { throw fail("'atom' takes 'object' or 'blank'") }
                 asBlank = words[1] == "blank"
+            case "pattern":
+                guard words.count == 2 else { throw fail("'pattern' as a setting takes one file: the pattern the session starts with") }
+                initialPattern = words[1]
+            case "blocks":
+                guard words.count == 2, let plan = try? BlockPlan(parsing: words[1]) else { throw fail("'blocks' takes a block plan: N, a list like 64,256, or random:MIN-MAX@SEED") }
+                blocks = plan
+            case "tolerance":
+                guard words.count >= 2, let n = Int64(words[1]), n >= 0 else { throw fail("'tolerance' takes a number of frames, then the reason") }
+                tolerance = (n, words.dropFirst(2).joined(separator: " "))
             default:
                 guard let frame = Int64(first), frame >= 0 else {
-                    throw fail("expected a setting (rate, send, keys, round-ticks, atom) or a frame number, found '\(first)'")
+                    throw fail("expected a setting (rate, send, keys, round-ticks, atom, pattern, blocks, tolerance) or a frame number, found '\(first)'")
                 }
                 guard frame >= lastFrame else { throw fail("frame \(frame) is before the previous action's frame \(lastFrame)") }
                 lastFrame = frame

@@ -35,14 +35,15 @@ extension PluginHost {
             plugin, instance, uris.map, nil, directory, directory, directory, nil, nil, 0, features)
         else { throw HostError(description: "could not save the plugin's state") }
         defer { lilv_state_free(state) }
-        let result = lilv_state_save(world, uris.map, uris.unmap, state, "urn:tactus:saved", directory, "state.ttl")
+        // No URI: the state's subject is the file itself, as jalv writes it, so `jalv -l` loads it too.
+        let result = lilv_state_save(world, uris.map, uris.unmap, state, nil, directory, "state.ttl")
         if result != 0 { throw HostError(description: "could not write the state to \(directory)") }
     }
 
     /// Restores LV2 state Turtle written by `saveState(to:)`.
     func restoreState(from directory: String) throws {
         let path = (directory as NSString).appendingPathComponent("state.ttl")
-        let subject = lilv_new_uri(world, "urn:tactus:saved")
+        let subject = lilv_new_file_uri(world, nil, path)
         defer { lilv_node_free(subject) }
         guard let state = lilv_state_new_from_file(world, uris.map, subject, path) else {
             throw HostError(description: "could not read a state from \(path)")

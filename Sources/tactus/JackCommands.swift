@@ -28,6 +28,7 @@ struct JackTransportCommand: ParsableCommand {
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or the default server).") var server: String?
     @Option(help: "Ticks per beat in the BBT it publishes.") var ticksPerBeat: Double = 1920
     @Option(help: "Wait (up to 10 s) until these ports exist before starting (comma-separated).") var waitFor: String = ""
+    @Flag(help: "Start, stop and locate only; publish no bar/beat/tick (JACK with no timebase master).") var noBbt = false
 
     func run() throws {
         let text = try String(contentsOfFile: script, encoding: .utf8)
@@ -42,7 +43,7 @@ struct JackTransportCommand: ParsableCommand {
         while !ports.allSatisfy(jack.hasPort), Date() < deadline { usleep(20_000) }
         if let missing = ports.first(where: { !jack.hasPort($0) }) { throw ValidationError("port \(missing) did not appear") }
         installStopHandlers()
-        guard master.start() else { throw ValidationError("cannot become the JACK timebase master") }
+        guard master.start(publishBBT: !noBbt) else { throw ValidationError("cannot become the JACK timebase master") }
         while !master.finished && !stopRequested.load(ordering: .relaxed) { usleep(10_000) }
         master.stop()
     }

@@ -5,5 +5,5 @@ struct Tactus: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tactus",
         abstract: "Sample-accurate MIDI pattern sequencer: offline tools for the Tactus core.",
-        subcommands: [RenderCommand.self, CheckCommand.self, JackTransportCommand.self, JackRecordCommand.self])
+        subcommands: [RenderCommand.self, CheckCommand.self, VerifyCommand.self, JackTransportCommand.self, JackRecordCommand.self])
 }
