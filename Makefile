@@ -73,6 +73,7 @@ tools: deps
 	$(SWIFT) build -c $(CONFIG) --product tactus
 	$(SWIFT) build -c $(CONFIG) --product tactus-lv2host
 	$(SWIFT) build -c $(CONFIG) --product tactus-hosttest
+	$(SWIFT) build -c $(CONFIG) --product TactusRTCheck
 
 # The live host tests need Ardour 7 and jalv; they install them if missing.
 host-test: plugin tools

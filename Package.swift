@@ -42,12 +42,18 @@ let package = Package(
         // The offline host: transport scripts, a simulated host, event logs.
         .target(name: "TactusOffline", dependencies: ["TactusCore"]),
         // JACK: the transport master and recorder used by tests and the demo.
-        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .target(name: "CJack", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("dl")]),
         .target(name: "TactusJack", dependencies: ["CJack", "TactusCore", "TactusOffline"]),
+        // `tactus jack`: the sequencer as a JACK client. It compiles the core's
+        // sources itself (the Core link) so that `@_noLocks` on its process
+        // callback sees every callee, generic queue specializations included.
+        .target(
+            name: "TactusJackSequencer", dependencies: ["CJack"],
+            swiftSettings: [.define("TACTUS_JACK_SEQUENCER"), .unsafeFlags(["-wmo", "-num-threads", "2"])]),
         .executableTarget(
             name: "tactus",
             dependencies: [
-                "TactusCore", "TactusOffline", "TactusJack",
+                "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The test host: lilv, plus the C it needs (a variadic log) and the RT-check hooks.
@@ -66,12 +72,14 @@ let package = Package(
         // Tools for the live host tests: probe logs to fixtures, ideal sessions.
         .executableTarget(
             name: "tactus-hosttest",
-            dependencies: ["TactusOffline", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["TactusCore", "TactusOffline", "TactusJack", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "TactusCoreTests",
             dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", .product(name: "BigInt", package: "BigInt")]),
         .testTarget(name: "TactusOfflineTests", dependencies: ["TactusCore", "TactusOffline"]),
         // The plugin, run through the project's lilv host (tactus-lv2host) in child processes.
         .testTarget(name: "TactusLV2Tests", dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport"]),
+        // tactus jack's prompt commands (its module holds its own copy of the core's types).
+        .testTarget(name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer"]),
     ]
 )

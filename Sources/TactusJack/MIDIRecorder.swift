@@ -7,6 +7,9 @@ public struct RecorderEntry: Sendable, BitwiseCopyable {
     public enum Kind: UInt8, Sendable, BitwiseCopyable { case cycle, event }
     public var kind: Kind
     public var transport: JackTransportSnapshot
+    /// The server's frame time at the start of the cycle (`jack_last_frame_time`),
+    /// the clock all clients share: it lines up recordings made by different clients.
+    public var frameTime: UInt32 = 0
     /// For events: frames into the cycle, and up to 3 bytes.
     public var offset: UInt32
     public var size: UInt8
@@ -56,21 +59,18 @@ public final class MIDIRecorder {
         defer { processed += Int64(frameCount) }
         var pos = jack_position_t()
         let state = jack_transport_query(jack.client, &pos)
-        let hasBBT = pos.valid.rawValue & JackPositionBBT.rawValue != 0
-        let snapshot = JackTransportSnapshot(
-            cycleStart: processed, frameCount: frameCount, rolling: state == JackTransportRolling,
-            frame: pos.frame, hasBBT: hasBBT, bar: hasBBT ? pos.bar : 0, beat: hasBBT ? pos.beat : 0,
-            tick: hasBBT ? pos.tick : 0, ticksPerBeat: hasBBT ? pos.ticks_per_beat : 0,
-            beatsPerBar: hasBBT ? pos.beats_per_bar : 0, beatType: hasBBT ? pos.beat_type : 0,
-            beatsPerMinute: hasBBT ? pos.beats_per_minute : 0)
-        if !queue.push(RecorderEntry(kind: .cycle, transport: snapshot, offset: 0, size: 0, b0: 0, b1: 0, b2: 0)) { dropped += 1 }
+        let snapshot = JackTransportSnapshot(query: pos, state: state, frameCount: frameCount, cycleStart: processed)
+        let frameTime = jack_last_frame_time(jack.client)
+        if !queue.push(RecorderEntry(kind: .cycle, transport: snapshot, frameTime: frameTime, offset: 0, size: 0, b0: 0, b1: 0, b2: 0)) {
+            dropped += 1
+        }
         let buffer = jack_port_get_buffer(port, frameCount)
         let count = jack_midi_get_event_count(buffer)
         var event = jack_midi_event_t()
         for i in 0..<count where jack_midi_event_get(&event, buffer, i) == 0 {
             let n = min(event.size, 3)
             let entry = RecorderEntry(
-                kind: .event, transport: snapshot, offset: event.time, size: UInt8(n), b0: n > 0 ? event.buffer[0] : 0,
+                kind: .event, transport: snapshot, frameTime: frameTime, offset: event.time, size: UInt8(n), b0: n > 0 ? event.buffer[0] : 0,
                 b1: n > 1 ? event.buffer[1] : 0, b2: n > 2 ? event.buffer[2] : 0)
             if !queue.push(entry) { dropped += 1 }
         }

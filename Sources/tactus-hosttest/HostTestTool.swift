@@ -11,7 +11,7 @@ struct HostTestTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tactus-hosttest",
         abstract: "Host-test tools: import a probe log, idealize a session.",
-        subcommands: [ProbeImport.self, Idealize.self, AddLoop.self])
+        subcommands: [ProbeImport.self, Idealize.self, AddLoop.self, JackAlign.self, EditStorm.self, SamePattern.self])
 }
 
 struct ProbeImport: ParsableCommand {

@@ -64,7 +64,7 @@ struct JackRecordCommand: ParsableCommand {
     @Option(help: "Ports to connect to the recorder's input (comma-separated).") var connect: String = ""
     @Option(name: .shortAndLong, help: "Event log file (default: standard output).") var output: String?
     @Option(help: "Write the positions jalv sent (a transport script) here.") var jalvScript: String?
-    @Option(help: "Write every cycle's JACK transport here (one line a cycle).") var cycles: String?
+    @Option(help: "Write every cycle's JACK transport and server frame time here (one line a cycle; tactus-hosttest jack-align reads it).") var cycles: String?
     @Option(help: "Stop after this many seconds (default: at SIGINT or SIGTERM).") var seconds: Double?
 
     func run() throws {
@@ -82,7 +82,7 @@ struct JackRecordCommand: ParsableCommand {
         var model = JalvPositionModel()
         var script = "tactus-transport 1\nrate \(Int(jack.sampleRate))\n# the positions jalv sent its plugin, rebuilt from the JACK transport of each cycle\n"
         var lastCycleEnd: Int64 = 0
-        var cycleLog = cycles != nil ? "# CYCLE_START FRAMES STATE TRANSPORT_FRAME [BAR BEAT TICK TICKS_PER_BEAT BEATS_PER_BAR BPM]\n" : ""
+        var cycleLog = cycles != nil ? JackCycleLine.header + "\n" : ""
         let started = Date()
         while !stopRequested.load(ordering: .relaxed) {
             if let seconds, Date().timeIntervalSince(started) >= seconds { break }
@@ -92,10 +92,7 @@ struct JackRecordCommand: ParsableCommand {
                 switch entry.kind {
                 case .cycle:
                     lastCycleEnd = t.cycleStart + Int64(t.frameCount)
-                    if cycles != nil {
-                        cycleLog += "\(t.cycleStart) \(t.frameCount) \(t.rolling ? "rolling" : "stopped") \(t.frame)"
-                        cycleLog += t.hasBBT ? " \(t.bar) \(t.beat) \(t.tick) \(t.ticksPerBeat) \(t.beatsPerBar) \(t.beatsPerMinute)\n" : "\n"
-                    }
+                    if cycles != nil { cycleLog += JackCycleLine.text(t, frameTime: entry.frameTime) + "\n" }
                     if let position = model.position(for: t) {
                         script += "\(t.cycleStart) position " + position.fields.map { "\($0.key.rawValue)=\($0.value.scriptText)" }.joined(separator: " ") + "\n"
                     }

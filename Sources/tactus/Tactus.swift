@@ -4,6 +4,6 @@ import ArgumentParser
 struct Tactus: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tactus",
-        abstract: "Sample-accurate MIDI pattern sequencer: offline tools for the Tactus core.",
-        subcommands: [RenderCommand.self, CheckCommand.self, VerifyCommand.self, JackTransportCommand.self, JackRecordCommand.self])
+        abstract: "Sample-accurate MIDI pattern sequencer: a JACK client, and offline tools for the Tactus core.",
+        subcommands: [RenderCommand.self, CheckCommand.self, VerifyCommand.self, JackSequencerCommand.self, JackTransportCommand.self, JackRecordCommand.self])
 }

@@ -59,6 +59,13 @@ public struct SnapshotExchange: ~Copyable, @unchecked Sendable {
         return newest
     }
 
+    /// Audio thread: whether a snapshot is waiting for `takePending`. Reads the
+    /// pending queue's indices only, so that a block with nothing to install
+    /// (nearly every block) finds that out cheaply.
+    public var hasPending: Bool {
+        @_noLocks get { pending.count > 0 }
+    }
+
     /// Audio thread: hands a replaced snapshot back for freeing. False only if
     /// the retired queue is full (then the caller keeps it and retries later).
     @_noLocks

@@ -28,6 +28,8 @@ struct SnapshotStorage {
     /// Where the text came from (a file path), if anywhere; `sourceCount` < 0 when none.
     var source: UnsafeMutablePointer<UInt8>
     var sourceCount: Int
+    /// A number its maker gives it, to name it in logs (an address can be reused once freed).
+    var tag: UInt64
 }
 
 /// An immutable, audio-thread-ready form of a pattern.
@@ -49,7 +51,7 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     /// asked for the pattern (state save, `patch:Get`), the writer's output if nil;
     /// `source` names where it came from (a file path), if anywhere.
     /// The pattern must be valid (`Pattern.validationError() == nil`).
-    public static func make(_ pattern: Pattern, text: [UInt8]? = nil, source: [UInt8]? = nil) -> PatternSnapshot {
+    public static func make(_ pattern: Pattern, text: [UInt8]? = nil, source: [UInt8]? = nil, tag: UInt64 = 0) -> PatternSnapshot {
         let n = pattern.notes.count
         let order = pattern.notes.indices.sorted { a, b in
             let sa = pattern.notes[a].start
@@ -93,7 +95,7 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
             noteCount: n, lengthNumerator: pattern.length.numerator,
             lengthDenominator: pattern.length.denominator, lengthBeats: pattern.length.approximateValue,
             notes: notes, text: textStorage, textCount: bytes.count, source: sourceStorage,
-            sourceCount: source?.count ?? -1))
+            sourceCount: source?.count ?? -1, tag: tag))
         return PatternSnapshot(storage: storage)
     }
 
@@ -183,6 +185,11 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
             if notes[mid].start < phase { low = mid + 1 } else { high = mid }
         }
         return low
+    }
+
+    /// The number its maker gave it (`make(_:text:source:tag:)`).
+    public var tag: UInt64 {
+        @_noLocks get { storage.pointee.tag }
     }
 
     /// A stable identity, for logs and tests.

@@ -1,0 +1,45 @@
+// This file is compiled twice: here, with the core imported, and in the
+// TactusJackSequencer module, which compiles the core's sources itself.
+#if !TACTUS_JACK_SEQUENCER
+import TactusCore
+#endif
+
+/// When and what `tactus jack` tells the core about JACK transport: a
+/// position at the start of a cycle whenever the rolling state, the frame
+/// (against the one expected from the previous cycle) or the tempo changed,
+/// as jalv does; with BBT when a timebase master publishes it (using its
+/// fractional tick when it gives one, so no tick rounding), else the frame
+/// alone, which the core turns into beats at the last tempo it knew (§1).
+///
+/// Values go to the core as Doubles, untouched. The same rule rebuilds, from
+/// a recorder's view of the same cycles, the positions the client applied.
+/// Value type; `update` is O(1), allocation- and lock-free: `tactus jack`'s
+/// `@_noLocks` process callback calls it, and the checker proves it there.
+public struct JackTransportFollower: Sendable {
+    private var rolling = false
+    private var expectedFrame: UInt32 = 0
+    private var beatsPerMinute: Double = 0
+    private var started = false
+
+    public init() {}
+
+    public mutating func update(for cycle: JackTransportSnapshot) -> PositionUpdate? {
+        let changed = !started || cycle.rolling != rolling || cycle.frame != expectedFrame
+            || cycle.beatsPerMinute != beatsPerMinute
+        started = true
+        expectedFrame = cycle.rolling ? cycle.frame &+ cycle.frameCount : cycle.frame
+        beatsPerMinute = cycle.beatsPerMinute
+        rolling = cycle.rolling
+        guard changed else { return nil }
+        var u = PositionUpdate(frame: Double(cycle.frame), speed: cycle.rolling ? 1 : 0)
+        if cycle.hasBBT, cycle.ticksPerBeat > 0 {
+            let tick = cycle.tickDouble ?? Double(cycle.tick)
+            u.bar = Double(cycle.bar - 1)
+            u.barBeat = Double(cycle.beat - 1) + tick / cycle.ticksPerBeat
+            u.beatsPerBar = Double(cycle.beatsPerBar)
+            u.beatsPerMinute = cycle.beatsPerMinute
+        }
+        return u
+    }
+}
+

@@ -1,0 +1,1 @@
+../TactusLV2/DefaultPattern.swift

@@ -1,0 +1,1 @@
+../TactusJack/JackTransportFollower.swift

@@ -1,0 +1,1 @@
+../TactusJack/JackTransportSnapshot.swift

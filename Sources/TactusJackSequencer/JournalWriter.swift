@@ -1,0 +1,104 @@
+import Foundation
+
+/// Writes what a `tactus jack` session did as a session description that
+/// `tactus render` and `tactus verify` replay: `session.transport` (the
+/// positions the core was given, the all-notes-offs, and the pattern edits at
+/// the cycle that installed them), the pattern files it names, and
+/// `frame-times.txt`, which ties its frames to the JACK server's frame time.
+///
+/// Frames count from the client's first process cycle, as a plugin's do.
+/// Positions are written as raw Double positions, exactly as applied, so the
+/// replay gives the core the same input. An edit installed at the start of
+/// the cycle at frame F is written at F-1: an edit takes effect at the start
+/// of the block after the one it arrives in (timing contract §5).
+///
+/// Thread: the prompt thread. Not realtime.
+struct JournalWriter {
+    let folder: URL
+    private var script: String
+    /// Pattern texts of edits not (yet) installed, by tag.
+    private var texts: [UInt64: [UInt8]] = [:]
+    /// `frame-times.txt`: where each run of consecutive cycles starts, in this
+    /// client's frames and in the server's frame time (to line up recordings).
+    private var frameTimes = "# FRAME JACK_FRAME_TIME: a run of consecutive cycles starts here (first cycle, or after a skipped one)\n"
+    private var installed: Set<UInt64> = []
+    private var lastInstalled: UInt64 = 0
+    private let period: Int
+
+    init(folder: String, sampleRate: Double, period: Int) throws {
+        self.folder = URL(fileURLWithPath: folder, isDirectory: true)
+        self.period = period
+        try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+        script = """
+            tactus-transport 1
+            # What a tactus jack session did, written as it ran: the positions the
+            # core was given at each cycle, the all-notes-offs on its control port,
+            # and each pattern edit the frame before the cycle that installed it.
+            # Frames count from the client's first cycle. Replay: tactus render
+            # --transport session.transport (or tactus verify with a recorded log).
+            rate \(JournalWriter.number(sampleRate))
+            blocks \(period)
+
+            """
+    }
+
+    static func fileName(tag: UInt64) -> String {
+        let digits = String(tag)
+        return "edit-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".pattern"
+    }
+
+    /// Keeps an edit's text until it is installed (or the session ends).
+    mutating func recordEdit(tag: UInt64, text: [UInt8]) {
+        texts[tag] = text
+    }
+
+    mutating func write(_ entry: JournalEntry) {
+        switch entry.kind {
+        case .position:
+            var fields: [String] = []
+            let u = entry.update
+            if let v = u.frame { fields.append("frame=\(v):d") }
+            if let v = u.speed { fields.append("speed=\(v):d") }
+            if let v = u.bar { fields.append("bar=\(v):d") }
+            if let v = u.barBeat { fields.append("barBeat=\(v):d") }
+            if let v = u.beat { fields.append("beat=\(v):d") }
+            if let v = u.beatsPerBar { fields.append("beatsPerBar=\(v):d") }
+            if let v = u.beatsPerMinute { fields.append("beatsPerMinute=\(v):d") }
+            script += "\(entry.frame) position \(fields.joined(separator: " "))\n"
+        case .allNotesOff:
+            script += "\(entry.frame) midi \(JournalWriter.hex(entry.status)) \(JournalWriter.hex(entry.data1)) 00\n"
+        case .clock:
+            frameTimes += "\(entry.frame) \(entry.snapshot)\n"
+        case .installed:
+            let name = JournalWriter.fileName(tag: entry.snapshot)
+            if let text = texts[entry.snapshot] {
+                try? Data(text).write(to: folder.appendingPathComponent(name))
+            }
+            installed.insert(entry.snapshot)
+            lastInstalled = entry.snapshot
+            // Edits made before this one and never installed were replaced within one cycle.
+            texts = texts.filter { $0.key > entry.snapshot }
+            script += entry.frame == 0 ? "pattern \(name)\n" : "\(entry.frame - 1) pattern \(name)\n"
+        }
+    }
+
+    /// Ends the script at `endFrame` and writes it; also writes `last.pattern`,
+    /// the pattern that played last.
+    mutating func finish(endFrame: Int64) {
+        script += "\(max(endFrame, 1)) end\n"
+        try? script.write(to: folder.appendingPathComponent("session.transport"), atomically: true, encoding: .utf8)
+        try? frameTimes.write(to: folder.appendingPathComponent("frame-times.txt"), atomically: true, encoding: .utf8)
+        if let text = try? Data(contentsOf: folder.appendingPathComponent(JournalWriter.fileName(tag: lastInstalled))) {
+            try? text.write(to: folder.appendingPathComponent("last.pattern"))
+        }
+    }
+
+    static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// The pattern being edited at `tactus jack`'s prompt, and the commands that
+/// edit it. Runs on the prompt's thread (not realtime: it allocates); every
+/// edit is checked by the pattern parser itself, so an error reads as it does
+/// everywhere else and the pattern is left as it was. Each command costs
+/// O(n) in the pattern's notes.
+public struct PatternEditor {
+    public private(set) var pattern: Pattern
+
+    public init(pattern: Pattern) { self.pattern = pattern }
+
+    public enum Outcome: Equatable {
+        /// The pattern changed; the message says how.
+        case changed(String)
+        /// Nothing changed; the message is the answer (show, save, help).
+        case answer(String)
+        case error(String)
+        case transport(TransportRequest)
+        case quit
+    }
+
+    public enum TransportRequest: Equatable {
+        case play, stop
+        case locate(Double)
+    }
+
+    public static let help = """
+        show                          the pattern, notes numbered
+        add START DUR KEY VEL [CH]    add a note (beats as 1, 3.5 or 1/3)
+        remove N                      remove note N (as numbered by show)
+        remove START KEY [CH]         remove the notes at START on KEY (channel 1 by default)
+        length L                      the loop length, in beats
+        clear                         remove every note
+        load FILE                     replace the pattern with a pattern file
+        save FILE                     write the pattern to a file
+        play | stop | locate BEAT     JACK transport
+        quit
+        """
+
+    /// Runs one prompt line (`#` starts a comment).
+    public mutating func run(_ line: String) -> Outcome {
+        let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+        guard let command = words.first else { return .answer("") }
+        let args = Array(words.dropFirst())
+        switch command {
+        case "show": return .answer(show())
+        case "help", "?": return .answer(PatternEditor.help)
+        case "quit", "exit": return .quit
+        case "add": return add(args)
+        case "remove", "rm": return remove(args)
+        case "length": return length(args)
+        case "clear":
+            let n = pattern.notes.count
+            pattern.notes.removeAll()
+            return .changed("cleared \(n) notes")
+        case "load": return load(args)
+        case "save": return save(args)
+        case "play": return args.isEmpty ? .transport(.play) : .error("play: takes nothing")
+        case "stop": return args.isEmpty ? .transport(.stop) : .error("stop: takes nothing")
+        case "locate":
+            guard args.count == 1, let beat = PatternEditor.beats(args[0]) else {
+                return .error("locate: takes one beat position, like 4 or 17/3")
+            }
+            return .transport(.locate(beat.approximateValue))
+        default:
+            return .error("unknown command '\(command)' (try help)")
+        }
+    }
+
+    public func show() -> String {
+        var out = "length \(PatternWriter.beatText(pattern.length))  (\(pattern.notes.count) notes)"
+        for (i, n) in pattern.notes.enumerated() {
+            out += "\n\(i + 1): note \(PatternWriter.beatText(n.start)) \(PatternWriter.beatText(n.duration)) \(n.key) \(n.velocity)"
+            if n.channel != 1 { out += " \(n.channel)" }
+        }
+        return out
+    }
+
+    private mutating func add(_ args: [String]) -> Outcome {
+        guard args.count == 4 || args.count == 5 else { return .error("add: takes START DURATION KEY VELOCITY [CHANNEL]") }
+        guard pattern.notes.count < Pattern.maximumNoteCount else { return .error("add: the pattern already has 65536 notes") }
+        // The parser checks the note, with the pattern's own length.
+        let text = "tactus-pattern 1\nlength \(PatternWriter.beatText(pattern.length))\nnote \(args.joined(separator: " "))\n"
+        do {
+            let parsed = try PatternParser.parse(text)
+            let note = parsed.notes[0]
+            pattern.notes.append(note)
+            return .changed("added note \(pattern.notes.count)")
+        } catch {
+            return .error("add: \(error.reasonText)")
+        }
+    }
+
+    private mutating func remove(_ args: [String]) -> Outcome {
+        if args.count == 1, let index = Int(args[0]) {
+            guard index >= 1, index <= pattern.notes.count else {
+                return .error("remove: there is no note \(index) (the pattern has \(pattern.notes.count); see show)")
+            }
+            pattern.notes.remove(at: index - 1)
+            return .changed("removed note \(index)")
+        }
+        guard args.count == 2 || args.count == 3, let start = PatternEditor.beats(args[0]), let key = UInt8(args[1]), key < 128 else {
+            return .error("remove: takes N, or START KEY [CHANNEL]")
+        }
+        let channel = args.count == 3 ? UInt8(args[2]) : 1
+        guard let channel, (1...16).contains(channel) else { return .error("remove: channel must be 1-16") }
+        let before = pattern.notes.count
+        pattern.notes.removeAll { $0.start == start && $0.key == key && $0.channel == channel }
+        let removed = before - pattern.notes.count
+        guard removed > 0 else { return .error("remove: no note starts at \(args[0]) on key \(key), channel \(channel)") }
+        return .changed("removed \(removed) note\(removed == 1 ? "" : "s")")
+    }
+
+    private mutating func length(_ args: [String]) -> Outcome {
+        guard args.count == 1 else { return .error("length: takes one beat value") }
+        let text = "tactus-pattern 1\nlength \(args[0])\n"
+        let newLength: BeatRational
+        do { newLength = try PatternParser.parse(text).length } catch { return .error("length: \(error.reasonText)") }
+        let outside = pattern.notes.indices.filter { pattern.notes[$0].start >= newLength }.map { String($0 + 1) }
+        guard outside.isEmpty else {
+            return .error("length: notes \(outside.joined(separator: ", ")) start at or after \(args[0]); remove them first")
+        }
+        pattern.length = newLength
+        return .changed("length \(PatternWriter.beatText(newLength))")
+    }
+
+    private mutating func load(_ args: [String]) -> Outcome {
+        guard args.count == 1 else { return .error("load: takes one file") }
+        guard let data = FileManager.default.contents(atPath: args[0]) else { return .error("load: cannot read '\(args[0])'") }
+        do {
+            pattern = try PatternParser.parse(bytes: [UInt8](data))
+            return .changed("loaded \(args[0]): \(pattern.notes.count) notes")
+        } catch {
+            return .error("load: \(args[0]):\(error.line): \(error.reasonText); the pattern is unchanged")
+        }
+    }
+
+    private func save(_ args: [String]) -> Outcome {
+        guard args.count == 1 else { return .error("save: takes one file") }
+        do {
+            try PatternWriter.text(for: pattern).write(toFile: args[0], atomically: true, encoding: .utf8)
+            return .answer("saved \(args[0])")
+        } catch {
+            return .error("save: cannot write '\(args[0])': \(error.localizedDescription)")
+        }
+    }
+
+    /// A beat value as the pattern format writes it (`3`, `3.5`, `7/3`).
+    static func beats(_ text: String) -> BeatRational? {
+        try? PatternParser.parse("tactus-pattern 1\nlength 1000000\nnote \(text) 1 60 100\n").notes.first?.start
+    }
+
+    /// A number as a person writes it: `120`, `133.7`.
+    static func numberText(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

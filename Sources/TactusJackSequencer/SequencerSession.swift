@@ -1,0 +1,412 @@
+import CJack
+import Foundation
+import Synchronization
+
+/// How `tactus jack` runs: the command line's options.
+public struct SequencerOptions: Sendable {
+    /// The pattern to start with; the default one-bar figure when nil.
+    public var patternFile: String?
+    public var name = "tactus"
+    /// A JACK server name; `$JACK_DEFAULT_SERVER` or the default server when nil.
+    public var server: String?
+    /// Be the JACK timebase master, at a constant tempo and meter.
+    public var master = false
+    public var beatsPerMinute = 120.0
+    public var beatsPerBar = 4.0
+    /// Start the transport rolling at launch (`--play`).
+    public var play = false
+    /// Input ports to connect the MIDI output to.
+    public var connect: [String] = []
+    /// A folder for the session journal (`session.transport` and the patterns it names).
+    public var journal: String?
+    /// Count allocator and lock calls in the process callback (libTactusRTCheck.so preloaded).
+    public var rtcheck = false
+    /// Print only errors (and the answers to show).
+    public var quiet = false
+
+    public init() {}
+}
+
+/// A `tactus jack` failure the user must fix: the message says what and how.
+public struct SequencerError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// Set from SIGINT/SIGTERM, and when JACK shuts the client down.
+let quitSignal = Atomic<Bool>(false)
+let serverGone = Atomic<Bool>(false)
+let xrunCount = Atomic<Int>(0)
+
+/// `tactus jack`: a JACK client that plays a pattern in time with JACK
+/// transport while a person edits it at a line prompt.
+///
+/// Threads: `run` opens the client, then becomes the prompt thread. It is the
+/// only producer of pattern snapshots (each edit builds one and offers it to
+/// the process callback through the core's `SnapshotExchange`) and the only
+/// reclaimer (retired snapshots come back and are freed here), and it drains
+/// the process callback's journal. The process callback
+/// (`JackSequencerProcess.process`) owns the renderer.
+public enum SequencerSession {
+    /// Runs until `quit`, the end of standard input, SIGINT/SIGTERM or the
+    /// JACK server going away. Throws when it cannot start.
+    public static func run(_ options: SequencerOptions) throws(SequencerError) {
+        var editor: PatternEditor
+        var firstText: [UInt8]
+        if let file = options.patternFile {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw SequencerError(description: "cannot read the pattern file '\(file)'")
+            }
+            firstText = [UInt8](data)
+            do { editor = PatternEditor(pattern: try PatternParser.parse(bytes: firstText)) } catch {
+                throw SequencerError(description: "\(file):\(error.line): \(error.reasonText)")
+            }
+        } else {
+            firstText = DefaultPattern.bytes
+            do { editor = PatternEditor(pattern: try PatternParser.parse(bytes: firstText)) } catch {
+                throw SequencerError(description: "the default pattern does not parse: \(error)")
+            }
+        }
+
+        var status = jack_status_t(rawValue: 0)
+        var openOptions = JackNoStartServer
+        if options.server != nil { openOptions = jack_options_t(rawValue: openOptions.rawValue | JackServerName.rawValue) }
+        guard let client = jack_client_open_named(options.name, openOptions, &status, options.server) else {
+            throw SequencerError(description: "cannot connect to the JACK server \(options.server ?? "(default)") (status 0x\(String(status.rawValue, radix: 16))); is jackd running?")
+        }
+        defer { jack_client_close(client) }
+        let clientName = String(cString: jack_get_client_name(client))
+        guard let midiOut = jack_port_register(client, "midi_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0),
+            let controlIn = jack_port_register(client, "control", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0)
+        else { throw SequencerError(description: "cannot register the MIDI ports") }
+        if options.rtcheck && tactus_jack_rtcheck_init() != 1 {
+            throw SequencerError(description: "--rtcheck needs the interposer preloaded: LD_PRELOAD=.../libTactusRTCheck.so")
+        }
+
+        let sampleRate = Double(jack_get_sample_rate(client))
+        let session = SessionState(sampleRate: sampleRate, client: client, midiOut: midiOut, controlIn: controlIn, options: options)
+        defer { session.free() }
+        var journal: JournalWriter? = nil
+        if let folder = options.journal {
+            do { journal = try JournalWriter(folder: folder, sampleRate: sampleRate, period: Int(jack_get_buffer_size(client))) } catch {
+                throw SequencerError(description: "cannot write the journal in '\(folder)': \(error)")
+            }
+        }
+        // The first pattern plays from the first cycle.
+        let first = PatternSnapshot.make(editor.pattern, text: firstText, tag: 0)
+        journal?.recordEdit(tag: 0, text: firstText)
+        journal?.write(JournalEntry(kind: .installed, frame: 0, snapshot: 0))
+        _ = session.context.pointee.renderer.pointee.install(first)
+
+        signal(SIGINT) { _ in quitSignal.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in quitSignal.store(true, ordering: .relaxed) }
+        signal(SIGPIPE, SIG_IGN)
+        jack_on_shutdown(client, { _ in serverGone.store(true, ordering: .relaxed) }, nil)
+        jack_set_xrun_callback(client, { _ in xrunCount.add(1, ordering: .relaxed); return 0 }, nil)
+        guard jack_set_process_callback(client, { n, arg in
+            JackSequencerProcess.process(n, arg!)
+            return 0
+        }, UnsafeMutableRawPointer(session.context)) == 0 else { throw SequencerError(description: "cannot set the process callback") }
+        if options.master {
+            guard jack_set_timebase_callback(client, 0, { _, _, pos, _, arg in
+                JackSequencerProcess.timebase(pos!, arg!)
+            }, UnsafeMutableRawPointer(session.clock)) == 0 else {
+                throw SequencerError(description: "cannot become the JACK timebase master")
+            }
+        }
+        guard jack_activate(client) == 0 else { throw SequencerError(description: "cannot activate the JACK client") }
+        for port in options.connect where jack_connect(client, "\(clientName):midi_out", port) != 0 {
+            printError("tactus jack: cannot connect \(clientName):midi_out to \(port) (see jack_lsp for the port names)")
+        }
+        if options.play { jack_transport_start(client) }
+
+        let tty = isatty(0) == 1
+        if !options.quiet {
+            let period = jack_get_buffer_size(client)
+            SequencerSession.say("tactus jack: client \(clientName) at \(Int(sampleRate)) Hz, \(period) frames a cycle; ports \(clientName):midi_out, \(clientName):control")
+            SequencerSession.say(options.master
+                ? "tactus jack: timebase master at \(PatternEditor.numberText(options.beatsPerMinute)) bpm, \(PatternEditor.numberText(options.beatsPerBar)) beats a bar"
+                : "tactus jack: following JACK transport (BBT from the timebase master when there is one)")
+            if tty { SequencerSession.say("type help for the commands") }
+        }
+
+        var prompt = Prompt(session: session, editor: editor, journal: journal, tty: tty, quiet: options.quiet)
+        prompt.loop()
+        prompt.close()
+    }
+
+    /// Writes to standard output at once (no stdio buffering), so that answers,
+    /// errors and the prompt come out in order in a log or a pipe.
+    static func say(_ text: String, terminator: String = "\n") {
+        let bytes = Array((text + terminator).utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            written += n
+        }
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// What the prompt thread allocates for the process callback, and frees after it.
+final class SessionState {
+    let context: UnsafeMutablePointer<ProcessContext>
+    let clock: UnsafeMutablePointer<MasterClock>
+    let client: OpaquePointer
+    let options: SequencerOptions
+    let sampleRate: Double
+
+    init(sampleRate: Double, client: OpaquePointer, midiOut: OpaquePointer, controlIn: OpaquePointer, options: SequencerOptions) {
+        self.client = client
+        self.options = options
+        self.sampleRate = sampleRate
+        let renderer = UnsafeMutablePointer<BlockRenderer>.allocate(capacity: 1)
+        renderer.initialize(to: BlockRenderer(sampleRate: sampleRate))
+        let midi = UnsafeMutablePointer<MIDIEventBuffer>.allocate(capacity: 1)
+        midi.initialize(to: MIDIEventBuffer(storageCapacity: 8192))
+        let follower = UnsafeMutablePointer<JackTransportFollower>.allocate(capacity: 1)
+        follower.initialize(to: JackTransportFollower())
+        let exchange = UnsafeMutablePointer<SnapshotExchange>.allocate(capacity: 1)
+        exchange.initialize(to: SnapshotExchange(capacity: SessionState.pendingCapacity))
+        let journal = UnsafeMutablePointer<SPSCQueue<JournalEntry>>.allocate(capacity: 1)
+        journal.initialize(to: SPSCQueue(capacity: 1 << 16))
+        let counters = UnsafeMutablePointer<ProcessCounters>.allocate(capacity: 1)
+        counters.initialize(to: ProcessCounters())
+        let flags = UnsafeMutablePointer<SessionFlags>.allocate(capacity: 1)
+        flags.initialize(to: SessionFlags())
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)
+        context = .allocate(capacity: 1)
+        context.initialize(to: ProcessContext(
+            client: client, midiOut: midiOut, controlIn: controlIn, renderer: renderer, midi: midi, follower: follower,
+            exchange: exchange, journal: journal, counters: counters, flags: flags, scratch: scratch,
+            rtcheck: options.rtcheck, journaling: options.journal != nil))
+        clock = .allocate(capacity: 1)
+        clock.initialize(to: MasterClock(sampleRate: sampleRate, beatsPerMinute: options.beatsPerMinute, beatsPerBar: options.beatsPerBar))
+    }
+
+    /// Snapshots in flight to the process callback at most.
+    static var pendingCapacity: Int { 16 }
+
+    /// After the client is deactivated: frees everything, snapshots included.
+    func free() {
+        let c = context.pointee
+        if let playing = c.renderer.pointee.install(nil) { playing.destroy() }
+        if let waiting = c.counters.pointee.unretired { waiting.destroy() }
+        c.renderer.deinitialize(count: 1).deallocate()
+        c.midi.deinitialize(count: 1).deallocate()
+        c.follower.deinitialize(count: 1).deallocate()
+        c.exchange.deinitialize(count: 1).deallocate()
+        c.journal.deinitialize(count: 1).deallocate()
+        c.counters.deinitialize(count: 1).deallocate()
+        c.flags.deinitialize(count: 1).deallocate()
+        c.scratch.deallocate()
+        context.deinitialize(count: 1).deallocate()
+        clock.deinitialize(count: 1).deallocate()
+    }
+}
+
+/// The prompt: reads lines from standard input (a terminal or a pipe) without
+/// blocking the housekeeping it does between them: freeing retired
+/// snapshots, offering an edit that found the queue full, writing the journal.
+struct Prompt {
+    let session: SessionState
+    var editor: PatternEditor
+    var journal: JournalWriter?
+    let tty: Bool
+    let quiet: Bool
+    /// An edit not yet accepted by the full queue; a newer edit replaces it.
+    private var waiting: PatternSnapshot? = nil
+    private var nextTag: UInt64 = 1
+    private var input = LineReader(fd: 0)
+    private var edits = 0
+    private var rejected = 0
+
+    init(session: SessionState, editor: PatternEditor, journal: JournalWriter?, tty: Bool, quiet: Bool) {
+        self.session = session
+        self.editor = editor
+        self.journal = journal
+        self.tty = tty
+        self.quiet = quiet
+    }
+
+    private var exchange: UnsafeMutablePointer<SnapshotExchange> { session.context.pointee.exchange }
+
+    mutating func loop() {
+        showPrompt()
+        while !quitSignal.load(ordering: .relaxed) {
+            if serverGone.load(ordering: .relaxed) {
+                SequencerSession.printError("tactus jack: the JACK server shut the client down")
+                return
+            }
+            housekeeping()
+            switch input.next(timeoutMilliseconds: 20) {
+            case .timeout: continue
+            case .end: return
+            case .line(let line):
+                if !handle(line) { return }
+                showPrompt()
+            }
+        }
+    }
+
+    private func showPrompt() {
+        if tty {
+            SequencerSession.say("tactus> ", terminator: "")
+        }
+    }
+
+    /// False to quit.
+    private mutating func handle(_ line: String) -> Bool {
+        switch editor.run(line) {
+        case .answer(let text):
+            if !text.isEmpty { SequencerSession.say(text) }
+        case .error(let text):
+            rejected += 1
+            SequencerSession.printError("error: \(text)")
+        case .changed(let text):
+            edits += 1
+            publish()
+            if !quiet { SequencerSession.say(text) }
+        case .transport(let request):
+            transport(request)
+        case .quit:
+            return false
+        }
+        return true
+    }
+
+    /// Builds the edited pattern's snapshot here, off the audio thread, and
+    /// offers it; if the queue is full (the process callback is not running),
+    /// it waits in `waiting`, replaced by any newer edit, and is offered again
+    /// by `housekeeping`.
+    private mutating func publish() {
+        let text = Array(PatternWriter.text(for: editor.pattern).utf8)
+        let tag = nextTag
+        nextTag += 1
+        journal?.recordEdit(tag: tag, text: text)
+        let snapshot = PatternSnapshot.make(editor.pattern, text: text, tag: tag)
+        if let superseded = waiting { superseded.destroy() }
+        waiting = snapshot
+        housekeeping()
+    }
+
+    private mutating func housekeeping() {
+        exchange.pointee.reclaim()
+        if let snapshot = waiting, exchange.pointee.offer(snapshot) { waiting = nil }
+        drainJournal()
+    }
+
+    private mutating func drainJournal() {
+        let queue = session.context.pointee.journal
+        while let entry = queue.pointee.pop() { journal?.write(entry) }
+    }
+
+    private func transport(_ request: PatternEditor.TransportRequest) {
+        let client = session.client
+        switch request {
+        case .play: jack_transport_start(client)
+        case .stop: jack_transport_stop(client)
+        case .locate(let beat):
+            // At the tempo JACK publishes now (constant tempo assumed), else --bpm.
+            var pos = jack_position_t()
+            _ = jack_transport_query(client, &pos)
+            let hasBBT = pos.valid.rawValue & JackPositionBBT.rawValue != 0 && pos.beats_per_minute > 0
+            let bpm = hasBBT ? pos.beats_per_minute : session.options.beatsPerMinute
+            let frame = max(0, beat * 60 * session.sampleRate / bpm)
+            jack_transport_locate(client, jack_nframes_t(min(frame.rounded(), Double(UInt32.max))))
+        }
+    }
+
+    /// Stops the sequencer (note-offs for what sounds), lets the last edit
+    /// reach the journal, deactivates, reports.
+    mutating func close() {
+        let flags = session.context.pointee.flags
+        // An edit still waiting goes out first, so that none is lost.
+        var patience = 0
+        while waiting != nil && patience < 200 && !serverGone.load(ordering: .relaxed) {
+            housekeeping()
+            usleep(5_000)
+            patience += 1
+        }
+        let deadline = 400
+        var waited = 0
+        while exchange.pointee.hasPending && waited < deadline && !serverGone.load(ordering: .relaxed) {
+            usleep(5_000)
+            waited += 1
+        }
+        flags.pointee.closeRequested.store(true, ordering: .releasing)
+        waited = 0
+        while flags.pointee.closedAt.load(ordering: .acquiring) < 0 && waited < deadline && !serverGone.load(ordering: .relaxed) {
+            usleep(5_000)
+            waited += 1
+        }
+        jack_deactivate(session.client)
+        housekeeping()
+        let counters = session.context.pointee.counters.pointee
+        let statistics = session.context.pointee.renderer.pointee.statistics
+        let closedAt = flags.pointee.closedAt.load(ordering: .acquiring)
+        journal?.finish(endFrame: closedAt >= 0 ? closedAt : counters.processed)
+        if let superseded = waiting { superseded.destroy() }
+        waiting = nil
+
+        // One line a person (or a test) can read: what was done, what went wrong.
+        let xruns = xrunCount.load(ordering: .relaxed)
+        var report = "tactus jack: \(edits) edits, \(rejected) rejected; \(xruns) xruns, "
+            + "\(counters.failedWrites) events JACK could not take, \(statistics.droppedNoteOns) note-ons dropped"
+        report += "; longest callback \(counters.longestCallback) µs of a \(Int(1e6 * Double(jack_get_buffer_size(session.client)) / session.sampleRate)) µs cycle"
+        if counters.lostJournalEntries > 0 { report += ", \(counters.lostJournalEntries) journal entries lost" }
+        if session.options.rtcheck {
+            let allocations = tactus_jack_rtcheck_allocations()
+            let locks = tactus_jack_rtcheck_locks()
+            report += "; rtcheck: \(allocations) allocator calls, \(locks) lock calls in \(flags.pointee.cycles.load(ordering: .relaxed)) process cycles"
+            if allocations + locks > 0 { report += " (first: \(String(cString: tactus_jack_rtcheck_first())))" }
+        }
+        SequencerSession.printError(report)
+    }
+}
+
+/// Lines from a file descriptor, with a timeout, so that the prompt thread
+/// keeps doing its housekeeping while nobody types.
+struct LineReader {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    private var ended = false
+
+    init(fd: Int32) { self.fd = fd }
+
+    enum Result { case line(String), timeout, end }
+
+    mutating func next(timeoutMilliseconds: Int32) -> Result {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return .line(line)
+            }
+            if ended {
+                guard !buffer.isEmpty else { return .end }
+                let line = String(decoding: buffer, as: UTF8.self)
+                buffer.removeAll()
+                return .line(line)
+            }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, timeoutMilliseconds)
+            if ready == 0 { return .timeout }
+            if ready < 0 {
+                if errno == EINTR { return .timeout }
+                ended = true
+                continue
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = read(fd, &chunk, chunk.count)
+            if n > 0 {
+                buffer += chunk[..<n]
+            } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                ended = true
+            }
+        }
+    }
+}

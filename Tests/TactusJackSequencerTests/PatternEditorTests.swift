@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TactusJackSequencer
+
+/// The prompt's commands, as a person types them: each edit changes exactly
+/// what it says, and a refused one says why and changes nothing.
+@Suite struct PatternEditorTests {
+    static let start = try! PatternParser.parse("""
+        tactus-pattern 1
+        length 4
+        note 0    1/2  60 100
+        note 1/3  1/3  64  90 2
+        note 7/2  1    67 127
+
+        """)
+
+    @Test func addAppendsAParsedNote() throws {
+        var editor = PatternEditor(pattern: Self.start)
+        #expect(editor.run("add 5/2 1/7 72 100 3") == .changed("added note 4"))
+        let note = editor.pattern.notes[3]
+        #expect(note.start == BeatRational(numerator: 5, denominator: 2))
+        #expect(note.duration == BeatRational(numerator: 1, denominator: 7))
+        #expect(note.key == 72 && note.velocity == 100 && note.channel == 3)
+        #expect(editor.run("add 1.25 0.5 40 90  # comment") == .changed("added note 5"))
+        #expect(editor.pattern.notes[4].channel == 1)
+    }
+
+    @Test func refusedEditsSayWhyAndChangeNothing() {
+        var editor = PatternEditor(pattern: Self.start)
+        let cases: [(String, String)] = [
+            ("add 1 1 200 100", "key must be 0-127"),
+            ("add 0 0 60 100", "duration must be greater than 0"),
+            ("add 4 1 60 100", "start must be less than the pattern length"),
+            ("add x 1 60 100", "start 'x' is not a number"),
+            ("add 1 1 60", "takes START DURATION KEY VELOCITY"),
+            ("remove 9", "there is no note 9 (the pattern has 3"),
+            ("remove 1/2 60", "no note starts at 1/2 on key 60, channel 1"),
+            ("remove 0 60 17", "channel must be 1-16"),
+            ("length 0", "length must be greater than 0"),
+            ("length 3", "notes 3 start at or after 3"),
+            ("load /nonexistent/file.pattern", "cannot read '/nonexistent/file.pattern'"),
+            ("frobnicate", "unknown command 'frobnicate'"),
+            ("locate soon", "one beat position"),
+        ]
+        for (line, reason) in cases {
+            guard case .error(let text) = editor.run(line) else {
+                Issue.record("'\(line)' was not refused")
+                continue
+            }
+            #expect(text.contains(reason), "'\(line)': \(text)")
+            #expect(editor.pattern == Self.start, "'\(line)' changed the pattern")
+        }
+    }
+
+    @Test func removeByNumberAndByPlace() {
+        var editor = PatternEditor(pattern: Self.start)
+        #expect(editor.run("remove 1/3 64 2") == .changed("removed 1 note"))
+        #expect(editor.pattern.notes.map(\.key) == [60, 67])
+        #expect(editor.run("remove 1") == .changed("removed note 1"))
+        #expect(editor.pattern.notes.map(\.key) == [67])
+    }
+
+    @Test func lengthAndClear() {
+        var editor = PatternEditor(pattern: Self.start)
+        #expect(editor.run("length 7/2") == .error("length: notes 3 start at or after 7/2; remove them first"))
+        #expect(editor.run("remove 3") == .changed("removed note 3"))
+        #expect(editor.run("length 7/2") == .changed("length 3.5"))
+        #expect(editor.pattern.length == BeatRational(numerator: 7, denominator: 2))
+        #expect(editor.run("clear") == .changed("cleared 2 notes"))
+        #expect(editor.pattern.notes.isEmpty)
+    }
+
+    @Test func saveThenLoadGivesThePatternBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-editor-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("saved.pattern").path
+        var editor = PatternEditor(pattern: Self.start)
+        _ = editor.run("add 11/7 1/3 50 60 16")
+        let edited = editor.pattern
+        #expect(editor.run("save \(file)") == .answer("saved \(file)"))
+        #expect(editor.run("clear") == .changed("cleared 4 notes"))
+        #expect(editor.run("load \(file)") == .changed("loaded \(file): 4 notes"))
+        #expect(editor.pattern == edited)
+
+        try "tactus-pattern 1\nlength 2\nnote 3 1 60 100\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(editor.run("load \(file)") == .error("load: \(file):3: note start must be less than the pattern length; the pattern is unchanged"))
+        #expect(editor.pattern == edited)
+    }
+
+    @Test func transportAndQuit() {
+        var editor = PatternEditor(pattern: Self.start)
+        #expect(editor.run("play") == .transport(.play))
+        #expect(editor.run("stop") == .transport(.stop))
+        #expect(editor.run("locate 17/4") == .transport(.locate(4.25)))
+        #expect(editor.run("quit") == .quit)
+        #expect(editor.run("   ") == .answer(""))
+        #expect(editor.run("show").isAnswer)
+    }
+}
+
+extension PatternEditor.Outcome {
+    var isAnswer: Bool { if case .answer = self { true } else { false } }
+}
