@@ -7,6 +7,9 @@
 #   make install       the bundle into ~/.lv2, or $(DESTDIR)$(PREFIX)/lib/lv2 when PREFIX is given
 #   make test-long     the property tests with 10^7 blocks
 #   make host-test     Tactus live in Ardour 7 (headless) and jalv on JACK, recorded and replayed
+#   make fuzz          the three libFuzzer targets, 10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
+#   make soak          24 simulated hours at 96 kHz against the reference model (SOAK_HOURS)
+#   make test-asan     every test under the address sanitizer; make test-tsan, the thread sanitizer
 
 SWIFT      ?= swift
 CONFIG     ?= release
@@ -21,7 +24,7 @@ else
 LV2_INSTALL_DIR := $(DESTDIR)$(PREFIX)/lib/lv2
 endif
 
-.PHONY: host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
+.PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
 
 all: plugin cli
 
@@ -64,7 +67,7 @@ test-unit:
 	$(SWIFT) build -c $(CONFIG) --build-tests
 	$(SWIFT) test -c $(CONFIG) --skip-build
 
-test: deps plugin validate load-without-swift test-unit host-test-if-possible
+test: deps plugin validate load-without-swift test-unit fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
 HOST_PACKAGES := ardour jalv jackd2
@@ -112,3 +115,105 @@ uninstall:
 
 clean:
 	rm -rf .build plugin.lv2/tactus.so
+
+# --- Robustness (docs/robustness.md): fuzzing, sanitizers, the soak -----------------------
+#
+# libFuzzer and the sanitizers need the plugin's sources built as normal Swift:
+# Sources/TactusLV2Hosted compiles them (glue and core, through a link) with an
+# in-process host. The fuzzers are built with swiftc, not SwiftPM, because
+# libFuzzer brings its own main. Coverage is recorded in the plugin's module
+# only, as edge counters: the comparison tracing that -sanitize=fuzzer adds
+# cost 2.5 times the executions in the renderer's inner loop, and the targets
+# build their structured values themselves (the parser has a dictionary). The
+# fuzz targets' own checks (Fuzz/Targets) are built with ASan alone.
+# FUZZ_ASAN=0 builds the fuzzers without AddressSanitizer (Swift's own bounds and
+# overflow checks stay): two to three times the executions, for the long counts.
+FUZZ_ASAN    ?= 1
+ifeq ($(FUZZ_ASAN),1)
+FUZZ_DIR     := .build-fuzz/libfuzzer
+FUZZ_SAN     := -sanitize=address
+FUZZ_CSAN    := -fsanitize=address
+FUZZ_LINK    := -sanitize=fuzzer,address
+else
+FUZZ_DIR     := .build-fuzz/libfuzzer-noasan
+FUZZ_SAN     := -sanitize=fuzzer
+FUZZ_CSAN    :=
+FUZZ_LINK    := -sanitize=fuzzer
+endif
+FUZZ_TARGETS := plugin-run pattern-parser state-restore
+FUZZ_SECONDS ?= 600
+FUZZ_RUNS    ?= 10000000
+FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -I Fuzz/Modules -I $(FUZZ_DIR)
+FUZZ_HOSTED  := $(shell find -L Sources/TactusLV2Hosted -name '*.swift' 2>/dev/null | sort)
+FUZZ_CHECKS  := $(sort $(wildcard Fuzz/Targets/*.swift))
+
+# (Kept: make would delete these as intermediates of the pattern rule below.)
+.SECONDARY: $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o
+
+$(FUZZ_DIR)/clv2-%.o: Sources/CLV2/%.c Sources/CLV2/include/CLV2.h
+	@mkdir -p $(FUZZ_DIR)
+	clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CLV2/include $< -o $@
+
+$(FUZZ_DIR)/log_capture.o: Sources/CInProcessHost/log_capture.c Sources/CInProcessHost/include/CInProcessHost.h
+	@mkdir -p $(FUZZ_DIR)
+	clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CInProcessHost/include $< -o $@
+
+$(FUZZ_DIR)/TactusLV2Hosted.o: $(FUZZ_HOSTED) Sources/CLV2/include/CLV2.h Sources/CInProcessHost/include/CInProcessHost.h Fuzz/Modules/module.modulemap
+	@mkdir -p $(FUZZ_DIR)
+	$(FUZZ_SWIFTC) -module-name TactusLV2Hosted $(FUZZ_SAN) -sanitize-coverage=edge,inline-8bit-counters,pc-table -wmo -emit-module \
+	    -emit-module-path $(FUZZ_DIR)/TactusLV2Hosted.swiftmodule -c $(FUZZ_HOSTED) -o $@
+
+$(FUZZ_DIR)/TactusFuzzTargets.o: $(FUZZ_CHECKS) $(FUZZ_DIR)/TactusLV2Hosted.o
+	$(FUZZ_SWIFTC) -module-name TactusFuzzTargets $(FUZZ_SAN) -wmo -emit-module \
+	    -emit-module-path $(FUZZ_DIR)/TactusFuzzTargets.swiftmodule -c $(FUZZ_CHECKS) -o $@
+
+# (The linker's "Cannot export local symbol" warnings about ASan's helpers are noise.)
+$(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(FUZZ_DIR)/TactusFuzzTargets.o $(FUZZ_DIR)/TactusLV2Hosted.o \
+	    $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/log_capture.o
+	@rm -f $@
+	$(FUZZ_SWIFTC) -module-name fuzz_$(subst -,_,$*) $(FUZZ_LINK) $^ -o $@ 2>&1 | grep -v "Cannot export local symbol" || true
+	@test -x $@
+
+fuzz-build: $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZ_TARGETS))
+
+# Runs every target for $(1) seconds or $(2) executions, in parallel; new inputs
+# go to .build-fuzz/$(3)/TARGET, libFuzzer's output to .build-fuzz/$(3)/TARGET.log.
+FUZZ_EACH = mkdir -p .build-fuzz/$(3); pids=; for t in $(FUZZ_TARGETS); do \
+	    scripts/fuzz-run $(FUZZ_DIR)/fuzz-$$t Fuzz/Corpus/$$t .build-fuzz/$(3)/$$t $(1) $(2) .build-fuzz/$(3)/$$t.log & pids="$$pids $$!"; \
+	done; status=0; for p in $$pids; do wait $$p || status=1; done; exit $$status
+
+fuzz: deps fuzz-build
+	@$(call FUZZ_EACH,$(FUZZ_SECONDS),$(FUZZ_RUNS),corpus)
+
+# In make test: each target a few seconds (the seed corpora first).
+fuzz-smoke: deps fuzz-build
+	@$(call FUZZ_EACH,5,$(FUZZ_RUNS),smoke)
+
+# 24 simulated hours at 96 kHz for each kind of host, against the reference model
+# (Tests/TactusCoreTests/SoakTests.swift); make test runs one simulated hour of it.
+SOAK_HOURS ?= 24
+soak: deps
+	$(SWIFT) build -c $(CONFIG) --build-tests
+	TACTUS_SOAK_HOURS=$(SOAK_HOURS) $(SWIFT) test -c $(CONFIG) --skip-build --filter SoakTests
+
+# Every test under a sanitizer, each in its own build folder. Every target builds
+# with it, the Embedded plugin included. Under ASan the plugin's own tests
+# (Tests/TactusLV2Tests) load that sanitized tactus.so (a bundle in the build
+# folder) into the sanitized test host; under TSan they load plugin.lv2/tactus.so,
+# because the sanitized one needs __tsan_external_write, which the host's TSan
+# runtime does not export (lilv: "undefined symbol"). The in-process tests
+# (Tests/TactusRobustnessTests) run the same sources as normal Swift under both,
+# threads included. The Swift runtime's crash handler is turned off: it would run
+# inside a sanitizer's report.
+SANITIZED_BUNDLE = mkdir -p $(1)/plugin.lv2 && cp plugin.lv2/*.ttl $(1)/plugin.lv2/ && cp $(1)/$(CONFIG)/libTactusLV2.so $(1)/plugin.lv2/tactus.so
+
+test-asan: deps
+	$(SWIFT) build -c $(CONFIG) --sanitize=address --scratch-path .build-asan --build-tests
+	@$(call SANITIZED_BUNDLE,.build-asan)
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp TACTUS_LV2_BUNDLE=$(CURDIR)/.build-asan/plugin.lv2 \
+	    $(SWIFT) test -c $(CONFIG) --sanitize=address --scratch-path .build-asan --skip-build
+
+test-tsan: deps plugin
+	$(SWIFT) build -c $(CONFIG) --sanitize=thread --scratch-path .build-tsan --build-tests
+	SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 \
+	    $(SWIFT) test -c $(CONFIG) --sanitize=thread --scratch-path .build-tsan --skip-build

@@ -39,6 +39,14 @@ let package = Package(
             linkerSettings: [.unsafeFlags([
                 "-Xlinker", "--version-script=\(root)/Sources/TactusLV2/exports.map", "-Xlinker", "--gc-sections",
             ])]),
+        // The plugin's sources (glue and core, through the Plugin link) as a normal
+        // Swift module, with an in-process host: what sanitizers and libFuzzer run.
+        .target(name: "CInProcessHost"),
+        .target(
+            name: "TactusLV2Hosted", dependencies: ["CLV2", "CInProcessHost"], exclude: ["Plugin/exports.map"],
+            swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
+        // The fuzz targets (run by libFuzzer in `make fuzz`, replayed by the tests).
+        .target(name: "TactusFuzzTargets", dependencies: ["TactusLV2Hosted", "CLV2"], path: "Fuzz/Targets"),
         // The offline host: transport scripts, a simulated host, event logs.
         .target(name: "TactusOffline", dependencies: ["TactusCore"]),
         // JACK: the transport master and recorder used by tests and the demo.
@@ -81,5 +89,7 @@ let package = Package(
         .testTarget(name: "TactusLV2Tests", dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport"]),
         // tactus jack's prompt commands (its module holds its own copy of the core's types).
         .testTarget(name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer"]),
+        // The plugin in-process (hosted build): fuzz corpora, threads, regressions.
+        .testTarget(name: "TactusRobustnessTests", dependencies: ["TactusLV2Hosted", "TactusFuzzTargets", "CLV2"]),
     ]
 )

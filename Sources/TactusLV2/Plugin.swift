@@ -1,7 +1,12 @@
 import CLV2
 
-// The LV2 entry points: the descriptor, and each function of the plugin's
-// lifetime, forwarding to the `Plugin` instance. Port indices follow tactus.ttl.
+// The LV2 entry points: each function of the plugin's lifetime, forwarding to
+// the `Plugin` instance. Port indices follow tactus.ttl. The descriptor and the
+// extension interfaces that point to them are constant tables in C
+// (Sources/CLV2/descriptor.c): Swift globals would be written, or borrowed
+// inout, at each call, a data race when two host threads call lv2_descriptor
+// or extension_data at once (found by the thread sanitizer). Public, so that
+// Embedded Swift emits them although only C refers to them.
 
 enum Port {
     static var control: UInt32 { 0 }
@@ -10,7 +15,7 @@ enum Port {
 }
 
 @_cdecl("tactus_instantiate")
-func instantiate(
+public func instantiate(
     _ descriptor: UnsafePointer<LV2_Descriptor>?, _ sampleRate: Double, _ bundlePath: UnsafePointer<CChar>?,
     _ features: UnsafePointer<UnsafePointer<LV2_Feature>?>?
 ) -> LV2_Handle? {
@@ -49,7 +54,7 @@ func instantiate(
 }
 
 @_cdecl("tactus_connect_port")
-func connectPort(_ handle: LV2_Handle?, _ port: UInt32, _ data: UnsafeMutableRawPointer?) {
+public func connectPort(_ handle: LV2_Handle?, _ port: UInt32, _ data: UnsafeMutableRawPointer?) {
     let a = Plugin.from(handle).audio
     switch port {
     case Port.control: a.pointee.controlPort = UnsafePointer(data?.assumingMemoryBound(to: LV2_Atom_Sequence.self))
@@ -60,21 +65,21 @@ func connectPort(_ handle: LV2_Handle?, _ port: UInt32, _ data: UnsafeMutableRaw
 }
 
 @_cdecl("tactus_activate")
-func activate(_ handle: LV2_Handle?) {}
+public func activate(_ handle: LV2_Handle?) {}
 
 @_cdecl("tactus_run") @_noLocks
-func run(_ handle: LV2_Handle?, _ frameCount: UInt32) {
+public func run(_ handle: LV2_Handle?, _ frameCount: UInt32) {
     Plugin.from(handle).run(frameCount: Int(frameCount))
 }
 
 @_cdecl("tactus_deactivate")
-func deactivate(_ handle: LV2_Handle?) {
+public func deactivate(_ handle: LV2_Handle?) {
     // Every sounding note ends (at the first frame of the next block run) and the transport is forgotten.
     Plugin.from(handle).audio.pointee.renderer.deactivate()
 }
 
 @_cdecl("tactus_cleanup")
-func cleanup(_ handle: LV2_Handle?) {
+public func cleanup(_ handle: LV2_Handle?) {
     let raw = handle!.assumingMemoryBound(to: Plugin.self)
     let plugin = raw.pointee
     plugin.audio.pointee.renderer.install(nil)?.destroy()
@@ -96,7 +101,7 @@ func cleanup(_ handle: LV2_Handle?) {
 }
 
 @_cdecl("tactus_work")
-func work(
+public func work(
     _ handle: LV2_Handle?, _ respond: LV2_Worker_Respond_Function?, _ respondHandle: LV2_Worker_Respond_Handle?,
     _ size: UInt32, _ data: UnsafeRawPointer?
 ) -> LV2_Worker_Status {
@@ -105,14 +110,14 @@ func work(
 }
 
 @_cdecl("tactus_work_response") @_noLocks
-func workResponse(_ handle: LV2_Handle?, _ size: UInt32, _ data: UnsafeRawPointer?) -> LV2_Worker_Status {
+public func workResponse(_ handle: LV2_Handle?, _ size: UInt32, _ data: UnsafeRawPointer?) -> LV2_Worker_Status {
     guard let data else { return LV2_WORKER_ERR_UNKNOWN }
     Plugin.from(handle).workResponse(data, size: Int(size))
     return LV2_WORKER_SUCCESS
 }
 
 @_cdecl("tactus_save")
-func save(
+public func save(
     _ handle: LV2_Handle?, _ store: LV2_State_Store_Function?, _ stateHandle: LV2_State_Handle?, _ flags: UInt32,
     _ features: UnsafePointer<UnsafePointer<LV2_Feature>?>?
 ) -> LV2_State_Status {
@@ -121,32 +126,10 @@ func save(
 }
 
 @_cdecl("tactus_restore")
-func restore(
+public func restore(
     _ handle: LV2_Handle?, _ retrieve: LV2_State_Retrieve_Function?, _ stateHandle: LV2_State_Handle?, _ flags: UInt32,
     _ features: UnsafePointer<UnsafePointer<LV2_Feature>?>?
 ) -> LV2_State_Status {
     guard let retrieve else { return LV2_STATE_ERR_UNKNOWN }
     return Plugin.from(handle).restore(retrieve: retrieve, handle: stateHandle, features: features)
-}
-
-nonisolated(unsafe) var workerInterface = LV2_Worker_Interface(work: work, work_response: workResponse, end_run: nil)
-nonisolated(unsafe) var stateInterface = LV2_State_Interface(save: save, restore: restore)
-
-@_cdecl("tactus_extension_data")
-func extensionData(_ uri: UnsafePointer<CChar>?) -> UnsafeRawPointer? {
-    guard let uri else { return nil }
-    if strcmp(uri, tactus_uri_worker_interface) == 0 { return withUnsafePointer(to: &workerInterface) { UnsafeRawPointer($0) } }
-    if strcmp(uri, tactus_uri_state_interface) == 0 { return withUnsafePointer(to: &stateInterface) { UnsafeRawPointer($0) } }
-    return nil
-}
-
-nonisolated(unsafe) var descriptor = LV2_Descriptor(
-    URI: nil, instantiate: instantiate, connect_port: connectPort, activate: activate, run: run,
-    deactivate: deactivate, cleanup: cleanup, extension_data: extensionData)
-
-@_cdecl("lv2_descriptor")
-public func lv2Descriptor(_ index: UInt32) -> UnsafePointer<LV2_Descriptor>? {
-    guard index == 0 else { return nil }
-    descriptor.URI = tactus_uri_plugin
-    return withUnsafePointer(to: &descriptor) { $0 }
 }

@@ -9,12 +9,19 @@ extension Plugin {
     func run(frameCount: Int) {
         let a = audio
         let u = uris
-        installPreparedPattern()
+        // Nearly every block has no pattern to install and owes no
+        // notification: both are found out here, without a call, as an idle
+        // block's cost is mostly such overheads.
+        if a.pointee.unretired.count > 0 || a.pointee.incoming != nil || shared.pointee.exchange.hasPending {
+            installPreparedPattern()
+        }
 
         var midiOut = AtomSequenceWriter(a.pointee.midiPort, sequenceType: u.pointee.atomSequence)
         var notifyOut = AtomSequenceWriter(a.pointee.notifyPort, sequenceType: u.pointee.atomSequence)
         // Each note-on and note-off is a 3-byte MIDI event: the port's free space bounds the block's events.
-        midi.pointee.reset(capacity: midiOut.isConnected ? midiOut.room(forBodiesOf: 3) : midi.pointee.storageCapacity)
+        // A connected port with less room than a sequence header holds no event: note-offs then wait
+        // for room and note-ons are dropped (reading (g)); only an unconnected port plays to nowhere.
+        midi.pointee.reset(capacity: a.pointee.midiPort == nil ? midi.pointee.storageCapacity : midiOut.room(forBodiesOf: 3))
         a.pointee.renderer.beginBlock(frameCount: frameCount, output: &midi.pointee)
 
         var input = AtomSequenceReader(a.pointee.controlPort, sequenceType: u.pointee.atomSequence)
@@ -40,9 +47,14 @@ extension Plugin {
         a.pointee.renderer.endBlock(output: &midi.pointee)
 
         for e in midi.pointee.events {
-            _ = midiOut.appendMIDI(frames: Int64(e.offset), type: u.pointee.midiEvent, e.status, e.data1, e.data2)
+            _ = midiOut.appendMIDI(frames: e.offset, type: u.pointee.midiEvent, e.status, e.data1, e.data2)
         }
-        sendNotifications(&notifyOut)
+        let owed = a.pointee.notifications
+        if owed.error || owed.stateChanged || owed.pattern || owed.patternFile
+            || a.pointee.renderer.statistics.droppedNoteOns != a.pointee.reportedDrops
+        {
+            sendNotifications(&notifyOut)
+        }
     }
 
     /// At a block start: the worker's pattern, then a restored one (whichever came last wins).

@@ -111,7 +111,7 @@ extension Plugin {
             }
         case .rejected(let message):
             log(uris.pointee.logError, message)
-            var bytes = Array(message.utf8.prefix(1000))
+            var bytes = QuotedText.prefix(Array(message.utf8), limit: 1000)
             let header = WorkResponse(kind: WorkResponse.rejected, length: UInt32(bytes.count), snapshot: nil)
             var message = [UInt8](repeating: 0, count: MemoryLayout<WorkResponse>.size)
             message.withUnsafeMutableBytes { $0.storeBytes(of: header, as: WorkResponse.self) }
@@ -174,7 +174,9 @@ enum PatternLoading {
     }
 
     static func fromFile(path: [UInt8]) -> Result {
-        let name = String(decoding: path, as: UTF8.self)
+        // Quoted, not raw: a NUL in the path would cut the logged message
+        // before its reason, and a long path would push the reason out.
+        let name = QuotedText.quotedTail(path)
         if endsWith(path, ".mid") || endsWith(path, ".midi") || endsWith(path, ".MID") || endsWith(path, ".smf") {
             return .rejected("pattern file rejected, the pattern in use stays: \(name): Standard MIDI Files are not supported yet; use a pattern text file")
         }

@@ -118,8 +118,9 @@ public struct HostSimulator: Sendable {
         var out: [TimedScriptInput] = []
         var sentAtStart = false
         // An every-block report describes the transport as the block begins,
-        // before anything the block's own actions change.
-        let positionAtStart = position(at: start)
+        // before anything the block's own actions change. Only such a host
+        // needs it, and building it costs more than the rest of a quiet block.
+        let positionAtStart = script.sendPolicy == .everyBlock ? position(at: start) : nil
         var cursor = start
         while true {
             let actionFrame = nextAction < script.actions.count ? script.actions[nextAction].frame : Int64.max
@@ -154,14 +155,14 @@ public struct HostSimulator: Sendable {
                 frameInputs.insert(.position(position(at: frame)), at: i)
                 if frame == start { sentAtStart = true }
             }
-            if frame == start && script.sendPolicy == .everyBlock && !sentAtStart {
+            if frame == start, let positionAtStart, !sentAtStart {
                 frameInputs.insert(.position(positionAtStart), at: 0)
                 sentAtStart = true
             }
             out += frameInputs.map { TimedScriptInput(offset: Int(frame - start), input: $0) }
             cursor = frame + 1
         }
-        if script.sendPolicy == .everyBlock && !sentAtStart && frameCount > 0 {
+        if let positionAtStart, !sentAtStart && frameCount > 0 {
             out.insert(TimedScriptInput(offset: 0, input: .position(positionAtStart)), at: 0)
         }
         return out

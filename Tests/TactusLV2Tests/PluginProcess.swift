@@ -7,7 +7,12 @@ import TactusOffline
 /// host, `tactus-lv2host`, in a child process, and reads back what it printed.
 enum PluginProcess {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var bundle: URL { repository.appendingPathComponent("plugin.lv2") }
+    /// plugin.lv2, or the bundle `TACTUS_LV2_BUNDLE` names (`make test-asan` and
+    /// `make test-tsan` point it at a bundle holding the sanitized build of tactus.so).
+    static var bundle: URL {
+        if let dir = ProcessInfo.processInfo.environment["TACTUS_LV2_BUNDLE"] { return URL(fileURLWithPath: dir) }
+        return repository.appendingPathComponent("plugin.lv2")
+    }
 
     /// The folder of this build's products (where the test binary and the host are).
     static let products: URL = {

@@ -104,7 +104,9 @@ void tactus_mutex_free(TactusMutex *mutex);
 void tactus_mutex_lock(TactusMutex *mutex);
 void tactus_mutex_unlock(TactusMutex *mutex);
 
-/* Reads a whole file (non-realtime). Returns a malloc'd buffer and its size, or NULL. */
+/* Reads a whole file (non-realtime). Returns a malloc'd buffer and its size, or NULL
+ * with an errno value, or TACTUS_ERROR_NOT_A_FILE for a FIFO or a socket (never waited on). */
+#define TACTUS_ERROR_NOT_A_FILE (-1)
 uint8_t *tactus_read_file(const char *path, size_t max_size, size_t *size, int *error_number);
 const char *tactus_error_text(int error_number);
 

@@ -35,7 +35,7 @@ public enum PatternParser {
                 guard fields.count == 2 else {
                     throw PatternError(line: line, reason: .wrongFieldCount(statement: "tactus-pattern", expected: "1 field (the version)", found: fields.count - 1))
                 }
-                guard fields.field(1, is: "1") else { throw PatternError(line: line, reason: .unsupportedVersion(fields.text(1))) }
+                guard fields.field(1, is: "1") else { throw PatternError(line: line, reason: .unsupportedVersion(fields.quoted(1))) }
                 sawHeader = true
                 continue
             }
@@ -69,7 +69,7 @@ public enum PatternParser {
                 notes.append(PatternNote(start: start, duration: duration, key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel)))
                 noteLines.append(line)
             } else {
-                throw PatternError(line: line, reason: .unknownStatement(fields.text(0)))
+                throw PatternError(line: line, reason: .unknownStatement(fields.quoted(0)))
             }
         }
         guard sawHeader else { throw PatternError(line: max(reader.lineNumber, 1), reason: .missingHeader) }
@@ -89,7 +89,7 @@ public enum PatternParser {
             digits = digits.dropFirst()
         }
         guard let parsed = BeatLiteral(digits) else {
-            throw PatternError(line: line, reason: .invalidNumber(field: name, text: String(decoding: field, as: UTF8.self)))
+            throw PatternError(line: line, reason: .invalidNumber(field: name, text: QuotedText.quoted(Array(field))))
         }
         switch parsed {
         case .tooManyDecimals: throw PatternError(line: line, reason: .tooManyDecimalDigits(field: name))
@@ -105,7 +105,7 @@ public enum PatternParser {
 
     /// A whole number within `range`.
     static func integer(_ field: UnsafeBufferPointer<UInt8>, name: String, range: ClosedRange<Int64>, rangeText: String, line: Int) throws(PatternError) -> Int64 {
-        let text = String(decoding: field, as: UTF8.self)
+        let text = QuotedText.quoted(Array(field))
         var digits = field[...]
         var negative = false
         if let first = digits.first, first == UInt8(ascii: "-") {
@@ -242,7 +242,8 @@ struct FieldList {
         UnsafeBufferPointer(rebasing: base[starts[i]..<ends[i]])
     }
 
-    func text(_ i: Int) -> String { String(decoding: field(i), as: UTF8.self) }
+    /// Field `i` as an error message quotes it (`QuotedText`).
+    func quoted(_ i: Int) -> String { QuotedText.quoted(Array(field(i))) }
 
     /// Whether field `i` is exactly `word` (byte for byte).
     func field(_ i: Int, is word: StaticString) -> Bool {

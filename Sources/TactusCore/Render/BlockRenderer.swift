@@ -42,6 +42,15 @@ public struct BlockRenderer: ~Copyable {
     private var stagingFrame: Int64 = Int64.min
     private var workLeft = 0
     private var outputFull = false
+    /// The end of the segment whose skip search found nothing to skip to (`skipOnsets`).
+    private var fruitlessSkipEnd = Int64.min
+    /// Nothing is due before this absolute frame: no note-off, no onset. Set
+    /// when rendering stops for want of work, so that the blocks in between
+    /// (most blocks, for most patterns) cost a comparison instead of two
+    /// frame computations; `Int64.min` when not known. It holds while the
+    /// clock's mapping from beats to frames, the tracker, the cursor and the
+    /// pattern stay as they were, so whatever changes one of them resets it.
+    private var quietUntil = Int64.min
 
     /// A renderer for `sampleRate` frames per second (positive, finite), stopped, with no pattern.
     public init(sampleRate: Double) {
@@ -78,7 +87,11 @@ public struct BlockRenderer: ~Copyable {
     public mutating func apply(_ update: PositionUpdate, atOffset offset: Int, output: inout MIDIEventBuffer) -> TransportChange {
         let frame = absoluteFrame(offset)
         renderUntil(frame, output: &output)
+        let before = clock
         let change = clock.apply(update, atFrame: frame)
+        // A repeat at the same rate (a host that sends its position every
+        // block) leaves every frame where it was: what is due stays due.
+        if !BlockRenderer.placesFramesAlike(before, clock) { quietUntil = Int64.min }
         switch change {
         case .ignored:
             statistics.ignoredUpdates &+= 1
@@ -86,12 +99,15 @@ public struct BlockRenderer: ~Copyable {
             break
         case .start:
             seek(.atOrAfterUpdate)
+            quietUntil = Int64.min
         case .stop:
             tracker.cutAll()
             cursor = nil
+            quietUntil = Int64.min
         case .jump:
             tracker.cutAll()
             seek(.atOrAfterUpdate)
+            quietUntil = Int64.min
         }
         return change
     }
@@ -101,6 +117,7 @@ public struct BlockRenderer: ~Copyable {
     public mutating func allNotesOff(atOffset offset: Int, output: inout MIDIEventBuffer) {
         renderUntil(absoluteFrame(offset), output: &output)
         tracker.cutAll()
+        quietUntil = Int64.min
     }
 
     /// Renders up to `offset`, then applies `event`.
@@ -135,6 +152,7 @@ public struct BlockRenderer: ~Copyable {
         let old = pattern
         pattern = snapshot
         cursor = nil
+        quietUntil = Int64.min
         if clock.isRolling { seek(.atOrAfterFrame(renderedFrame)) }
         return old
     }
@@ -147,9 +165,18 @@ public struct BlockRenderer: ~Copyable {
         tracker.cutAll()
         clock.reset()
         cursor = nil
+        quietUntil = Int64.min
     }
 
     // MARK: - Rendering
+
+    /// Whether two clocks put every beat on the same frame (§3): the frames of
+    /// what is due depend on nothing else of the clock.
+    @_noLocks @inline(__always)
+    private static func placesFramesAlike(_ a: TransportClock, _ b: TransportClock) -> Bool {
+        a.isRolling == b.isRolling && a.anchorFrame == b.anchorFrame && a.anchorBeat == b.anchorBeat
+            && a.framesPerBeat == b.framesPerBeat
+    }
 
     @_noLocks @inline(__always)
     private func absoluteFrame(_ offset: Int) -> Int64 {
@@ -159,10 +186,23 @@ public struct BlockRenderer: ~Copyable {
         return frame < renderedFrame ? renderedFrame : frame
     }
 
-    @_noLocks
+    /// Renders everything due before the absolute frame `end`.
+    @_noLocks @inline(__always)
     private mutating func renderUntil(_ end: Int64, output: inout MIDIEventBuffer) {
+        guard end > renderedFrame else { return }
+        if end <= quietUntil {
+            // `renderDue` would find nothing due before `end` and stop at once.
+            renderedFrame = end
+            return
+        }
+        renderDue(until: end, output: &output)
+    }
+
+    /// Plays every note-off and onset due before `end`, in order (§5).
+    @_noLocks
+    private mutating func renderDue(until end: Int64, output: inout MIDIEventBuffer) {
         let segmentStart = renderedFrame
-        guard end > segmentStart else { return }
+        quietUntil = Int64.min
         var iterationsLeft = workLeft + 2 * NoteTracker.slotCount + 64
         while iterationsLeft > 0 {
             iterationsLeft -= 1
@@ -186,16 +226,22 @@ public struct BlockRenderer: ~Copyable {
                 onFrame = f < segmentStart ? segmentStart : f
             }
             if offFrame <= onFrame {
-                guard offFrame < end else { break }
+                guard offFrame < end else {
+                    if !outputFull { quietUntil = offFrame }
+                    break
+                }
                 if offFrame > stagingFrame { flushStaging(output: &output) }
                 guard output.count + stagingCount < output.capacity else {
                     outputFull = true
                     continue
                 }
-                _ = output.append(.noteOff(offset: Int32(truncatingIfNeeded: offFrame &- blockStartFrame), slot: offSlot))
+                _ = output.append(.noteOff(offset: offFrame &- blockStartFrame, slot: offSlot))
                 tracker.end(slot: offSlot)
             } else {
-                guard onFrame < end else { break }
+                guard onFrame < end else {
+                    if !outputFull { quietUntil = onFrame }
+                    break
+                }
                 if outputFull || workLeft <= 0 {
                     skipOnsets(before: end)
                     continue
@@ -238,7 +284,7 @@ public struct BlockRenderer: ~Copyable {
             statistics.droppedNoteOns &+= 1
             return
         }
-        let offset = Int32(truncatingIfNeeded: frame &- blockStartFrame)
+        let offset = frame &- blockStartFrame
         if tracker.isSounding(slot) {
             // Retrigger: the sounding note ends just before the new one (§5).
             _ = output.append(.noteOff(offset: offset, slot: slot))
@@ -261,16 +307,28 @@ public struct BlockRenderer: ~Copyable {
     }
 
     /// Moves the cursor past every onset emitted before `end`, counting them as dropped.
+    ///
+    /// One search per segment: when it finds no onset past the cursor (beats
+    /// beyond what a search can settle, as at absurd rates), the segment's
+    /// remaining onsets are passed one at a time without searching again.
+    /// Searching at each of them (up to 128 frame computations each, for every
+    /// onset the work bound allows) made such a block cost a hundred times its
+    /// bound; the run() fuzzer found it.
     @_noLocks
     private mutating func skipOnsets(before end: Int64) {
         guard var c = cursor, let p = pattern else { return }
-        if let target = firstOnset(.atOrAfterFrame(end), in: p), c.isBefore(target) {
-            statistics.droppedNoteOns &+= target.onsetCount(since: c, in: p)
-            cursor = target
-        } else {
-            statistics.droppedNoteOns &+= 1
-            cursor = c.advance(in: p) ? c : nil
+        // `end` only grows from one segment to the next, so a search that came
+        // to nothing for this `end` was made in this segment, for this cursor's run.
+        if end != fruitlessSkipEnd {
+            if let target = firstOnset(.atOrAfterFrame(end), in: p), c.isBefore(target) {
+                statistics.droppedNoteOns &+= target.onsetCount(since: c, in: p)
+                cursor = target
+                return
+            }
+            fruitlessSkipEnd = end
         }
+        statistics.droppedNoteOns &+= 1
+        cursor = c.advance(in: p) ? c : nil
     }
 
     // MARK: - Seeking

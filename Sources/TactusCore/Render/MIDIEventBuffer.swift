@@ -1,12 +1,12 @@
 /// One short MIDI message at a frame offset into the current block.
 public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable {
-    /// Frames from the start of the block.
-    public var offset: Int32
+    /// Frames from the start of the block (64 bits: a block may be longer than 2^31 frames).
+    public var offset: Int64
     public var status: UInt8
     public var data1: UInt8
     public var data2: UInt8
 
-    public init(offset: Int32, status: UInt8, data1: UInt8, data2: UInt8) {
+    public init(offset: Int64, status: UInt8, data1: UInt8, data2: UInt8) {
         self.offset = offset
         self.status = status
         self.data1 = data1
@@ -15,13 +15,13 @@ public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable {
 
     /// `8n kk 00`.
     @_noLocks @inline(__always)
-    public static func noteOff(offset: Int32, slot: Int) -> MIDIEvent {
+    public static func noteOff(offset: Int64, slot: Int) -> MIDIEvent {
         MIDIEvent(offset: offset, status: 0x80 | UInt8(truncatingIfNeeded: slot >> 7), data1: UInt8(truncatingIfNeeded: slot & 127), data2: 0)
     }
 
     /// `9n kk vv`.
     @_noLocks @inline(__always)
-    public static func noteOn(offset: Int32, slot: Int, velocity: UInt8) -> MIDIEvent {
+    public static func noteOn(offset: Int64, slot: Int, velocity: UInt8) -> MIDIEvent {
         MIDIEvent(offset: offset, status: 0x90 | UInt8(truncatingIfNeeded: slot >> 7), data1: UInt8(truncatingIfNeeded: slot & 127), data2: velocity)
     }
 

@@ -54,6 +54,26 @@ public struct BeatPosition: Comparable, Sendable, BitwiseCopyable {
         return BeatPosition.normalized(whole: whole &+ w, fraction: t - Double(w))
     }
 
+    /// `self - origin` in beats to 106 bits (`DoubleDouble`): the whole-beat
+    /// difference is exact below 2^53 beats, the fractions' difference is exact.
+    @_noLocks @inline(__always)
+    public func exactBeats(since origin: BeatPosition) -> DoubleDouble {
+        DoubleDouble(Double(whole &- origin.whole)) + DoubleDouble.twoSum(fraction, -origin.fraction)
+    }
+
+    /// This position moved by `delta` beats given to 106 bits (saturating far beyond any real session).
+    @_noLocks
+    public func advanced(by delta: DoubleDouble) -> BeatPosition {
+        let t = DoubleDouble(fraction) + delta
+        guard t.hi > -BeatPosition.magnitudeLimit, t.hi < BeatPosition.magnitudeLimit else {
+            return BeatPosition(whole: t.hi > 0 ? Int64.max / 2 : Int64.min / 2, fraction: 0)
+        }
+        var w = BeatPosition.floorToInt64(t.hi)
+        if Double(w) == t.hi, t.lo < 0 { w &-= 1 }
+        let f = (t - DoubleDouble(Double(w))).value
+        return BeatPosition.normalized(whole: whole &+ w, fraction: f < 0 ? 0 : f)
+    }
+
     @_noLocks @inline(__always)
     public static func + (a: BeatPosition, b: BeatPosition) -> BeatPosition {
         let f = a.fraction + b.fraction

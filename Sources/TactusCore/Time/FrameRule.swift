@@ -12,20 +12,35 @@ public enum FrameRule {
     /// 96 kHz) so that no input can make the conversion trap.
     public static var offsetLimit: Int64 { 1 << 62 }
 
-    /// `ceil(x - 1e-4)` in frames; NaN maps to the (unreachable) upper limit.
+    /// The tolerance to 106 bits: 1/10000 exactly as the contract means it, not
+    /// the double nearest it (which is 4.8e-21 larger).
+    public static var tolerance: DoubleDouble { DoubleDouble(1e-4, -4.7921736023859296e-21) }
+
+    /// `ceil(x - 1e-4)` in frames, for `x` given to 106 bits (`TransportClock`
+    /// computes it so: a double's error at a day of frames could move a frame);
+    /// NaN maps to the (unreachable) upper limit.
+    @_noLocks
+    public static func frameOffset(exactOffset x: DoubleDouble) -> Int64 {
+        let t = x - tolerance
+        if let frames = t.ceiling() { return frames }
+        return t.hi > 0 || t.hi.isNaN ? offsetLimit : -offsetLimit
+    }
+
+    /// `ceil(x - 1e-4)` in frames for an `x` known to a double.
     @_noLocks
     public static func frameOffset(exactOffset x: Double) -> Int64 {
-        let t = x - toleranceFrames
-        guard t < 4_611_686_018_427_387_904 else { return offsetLimit }  // also catches NaN
-        guard t > -4_611_686_018_427_387_904 else { return -offsetLimit }
-        let i = Int64(t)
-        return Double(i) < t ? i &+ 1 : i
+        frameOffset(exactOffset: DoubleDouble(x))
     }
 
     /// Whether an onset `x` frames after a start or jump is at or after the
     /// update's beat (§3: `x > -1e-4`), and so is played from it.
     @_noLocks @inline(__always)
+    public static func isAtOrAfterUpdate(exactOffset x: DoubleDouble) -> Bool {
+        DoubleDouble(0) < x + tolerance
+    }
+
+    @_noLocks @inline(__always)
     public static func isAtOrAfterUpdate(exactOffset x: Double) -> Bool {
-        x > -toleranceFrames
+        isAtOrAfterUpdate(exactOffset: DoubleDouble(x))
     }
 }

@@ -61,10 +61,10 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     public private(set) var anchorBeat: BeatPosition = .zero
     /// Rolling: speed > 0 and tempo > 0. Negative speed is treated as stopped.
     public private(set) var isRolling = false
-    /// `60 R / (s T)` while rolling; meaningless while stopped.
-    public private(set) var framesPerBeat: Double = 0
-    /// `s T / (60 R)` while rolling, 0 while stopped (the position is frozen).
-    public private(set) var beatsPerFrame: Double = 0
+    /// `60 R / (s T)` while rolling, to 106 bits; meaningless while stopped.
+    public private(set) var framesPerBeat = DoubleDouble(0)
+    /// `s T / (60 R)` while rolling, to 106 bits; 0 while stopped (the position is frozen).
+    public private(set) var beatsPerFrame = DoubleDouble(0)
 
     /// A stopped transport at beat 0, 120 bpm, 4/4, for a positive finite `sampleRate`.
     public init(sampleRate: Double) {
@@ -81,13 +81,15 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     @_noLocks
     public func beat(atFrame frame: Int64) -> BeatPosition {
         guard isRolling else { return anchorBeat }
-        return anchorBeat.advanced(by: Double(frame &- anchorFrame) * beatsPerFrame)
+        return anchorBeat.advanced(by: DoubleDouble(Double(frame &- anchorFrame)) * beatsPerFrame)
     }
 
-    /// `x` of §3: the exact offset in frames of `beat` from the anchor, while rolling.
+    /// `x` of §3: the exact offset in frames of `beat` from the anchor, while
+    /// rolling, to 106 bits (a double would be a frame off near rounding edges
+    /// when the anchor is hours old).
     @_noLocks @inline(__always)
-    public func exactOffset(of beat: BeatPosition) -> Double {
-        beat.beats(since: anchorBeat) * framesPerBeat
+    public func exactOffset(of beat: BeatPosition) -> DoubleDouble {
+        beat.exactBeats(since: anchorBeat) * framesPerBeat
     }
 
     /// The frame at which an event at `beat` is emitted (§3), while rolling.
@@ -138,7 +140,11 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         } else {
             reported = extrapolated
         }
-        guard reported.approximateValue.magnitude <= TransportClock.beatLimit else { return .ignored }
+        // §6 judges the positions a host sends. Without a position key the beat is our own
+        // extrapolation, never a reason to ignore the update: a stop stops, however far a
+        // fast transport ran (reading (n)).
+        let hostSentPosition = update.barBeat != nil || update.beat != nil || update.frame != nil
+        guard !hostSentPosition || reported.approximateValue.magnitude <= TransportClock.beatLimit else { return .ignored }
 
         let wasRolling = isRolling
         let rateChanged = tempo != beatsPerMinute || newSpeed != speed
@@ -147,12 +153,18 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         beatsPerBar = perBar
         bar = newBar
         isRolling = newSpeed > 0 && tempo > 0
-        if isRolling {
-            framesPerBeat = 60 * sampleRate / (newSpeed * tempo)
-            beatsPerFrame = newSpeed * tempo / (60 * sampleRate)
-        } else {
-            framesPerBeat = 0
-            beatsPerFrame = 0
+        // The rates depend on tempo and speed alone: a host that repeats its
+        // position every block (Carla, Ardour) pays the two 106-bit divisions
+        // only when one of them changes or the transport starts.
+        if isRolling && (rateChanged || !wasRolling) {
+            // s T and 60 R are exact as double-doubles; only the quotients round, at 106 bits.
+            let beatsPerMinuteAtSpeed = DoubleDouble.twoProduct(newSpeed, tempo)
+            let framesPerMinute = DoubleDouble.twoProduct(60, sampleRate)
+            framesPerBeat = framesPerMinute / beatsPerMinuteAtSpeed
+            beatsPerFrame = beatsPerMinuteAtSpeed / framesPerMinute
+        } else if !isRolling {
+            framesPerBeat = DoubleDouble(0)
+            beatsPerFrame = DoubleDouble(0)
         }
 
         guard isRolling else {

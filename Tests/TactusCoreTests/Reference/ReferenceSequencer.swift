@@ -96,7 +96,9 @@ struct ReferenceSequencer {
         } else {
             reported = e
         }
-        if reported.magnitude > Q(Int64(1) << 32) { coverage["ignored", default: 0] += 1; return }
+        // The limit is on positions the host sends (reading (n)), not on our extrapolation.
+        let hostSentPosition = u.barBeat != nil || u.beat != nil || u.frame != nil
+        if hostSentPosition && reported.magnitude > Q(Int64(1) << 32) { coverage["ignored", default: 0] += 1; return }
         // Each part of barBeat's sum is itself limited by §6 (a bar start or barBeat beyond 2^32).
         if u.barBeat != nil, (newBar * newBpb).magnitude > Q(Int64(1) << 32) || Q(u.barBeat!).magnitude > Q(Int64(1) << 32) { return }
 
