@@ -7,6 +7,7 @@
 #   make install       the bundle into ~/.lv2, or $(DESTDIR)$(PREFIX)/lib/lv2 when PREFIX is given
 #   make test-long     the property tests with 10^7 blocks
 #   make host-test     Tactus live in Ardour 7 (headless) and jalv on JACK, recorded and replayed
+#   make bench         benchmarks against x42 stepseq, QMidiArp and the seed algorithm; rewrites BENCHMARKS.md
 #   make fuzz          the three libFuzzer targets, 10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
 #   make soak          24 simulated hours at 96 kHz against the reference model (SOAK_HOURS)
 #   make test-asan     every test under the address sanitizer; make test-tsan, the thread sanitizer
@@ -24,7 +25,7 @@ else
 LV2_INSTALL_DIR := $(DESTDIR)$(PREFIX)/lib/lv2
 endif
 
-.PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
+.PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
 
 all: plugin cli
 
@@ -103,6 +104,17 @@ demo-offline: cli
 	@cat examples/demo.pattern
 	@echo
 	$(BUILD_DIR)/tactus render --pattern examples/demo.pattern --transport examples/demo.transport --annotate
+
+# Benchmarks (BENCHMARKS.md): built in .build-bench, results in .build-bench/results,
+# tables written into BENCHMARKS.md, plot in docs/. Takes a few minutes.
+BENCH_PACKAGES := build-essential pkg-config lv2-dev liblilv-dev lilv-utils x42-plugins qmidiarp valgrind python3
+PYTHON ?= /usr/bin/python3
+
+bench:
+	@scripts/install-deps $(BENCH_PACKAGES)
+	@$(PYTHON) -c 'import matplotlib' 2>/dev/null || scripts/install-deps python3-matplotlib \
+	    || $(PYTHON) -m pip install --quiet matplotlib
+	@SWIFT=$(SWIFT) PYTHON=$(PYTHON) scripts/bench
 
 install: plugin
 	install -d $(LV2_INSTALL_DIR)/tactus.lv2

@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "tactus", targets: ["tactus"]),
         .executable(name: "tactus-lv2host", targets: ["tactus-lv2host"]),
+        .executable(name: "tactus-lv2bench", targets: ["tactus-lv2bench"]),
         .executable(name: "tactus-hosttest", targets: ["tactus-hosttest"]),
         // Preloaded into a host to count allocator and lock calls inside run().
         .library(name: "TactusRTCheck", type: .dynamic, targets: ["TactusRTCheck"]),
@@ -75,6 +76,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.linkedLibrary("dl")]),
+        // The bench host (make bench): Tactus and its peers side by side through lilv, run() timed per block.
+        .target(name: "CBenchClock"),
+        .executableTarget(
+            name: "tactus-lv2bench",
+            dependencies: ["CLilv", "CTestHost", "CBenchClock", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Random sessions shared by the test targets.
         .target(name: "TactusTestSupport", dependencies: ["TactusCore", "TactusOffline"], path: "Tests/TactusTestSupport"),
         // Tools for the live host tests: probe logs to fixtures, ideal sessions.
