@@ -15,6 +15,8 @@ let package = Package(
         // Preloaded into a host to count allocator and lock calls inside run().
         .library(name: "TactusRTCheck", type: .dynamic, targets: ["TactusRTCheck"]),
         .library(name: "TactusCore", targets: ["TactusCore"]),
+        // Transport scripts, the simulated host, SplitMix64 (used by the benchmarks).
+        .library(name: "TactusOffline", targets: ["TactusOffline"]),
         // The LV2 plugin binary (copied into plugin.lv2/ by the Makefile).
         .library(name: "TactusLV2", type: .dynamic, targets: ["TactusLV2"]),
     ],
@@ -68,11 +70,13 @@ let package = Package(
         // The test host: lilv, plus the C it needs (a variadic log) and the RT-check hooks.
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
         .target(name: "CTestHost"),
+        // What the project's lilv hosts share: URID map, atom port buffers, a synchronous worker.
+        .target(name: "LV2HostKit", dependencies: ["CLilv"]),
         .target(name: "TactusRTCheck"),
         .executableTarget(
             name: "tactus-lv2host",
             dependencies: [
-                "CLilv", "CTestHost", "TactusCore", "TactusOffline",
+                "CLilv", "CTestHost", "LV2HostKit", "TactusCore", "TactusOffline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.linkedLibrary("dl")]),
@@ -80,7 +84,7 @@ let package = Package(
         .target(name: "CBenchClock"),
         .executableTarget(
             name: "tactus-lv2bench",
-            dependencies: ["CLilv", "CTestHost", "CBenchClock", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["CLilv", "CTestHost", "LV2HostKit", "CBenchClock", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Random sessions shared by the test targets.
         .target(name: "TactusTestSupport", dependencies: ["TactusCore", "TactusOffline"], path: "Tests/TactusTestSupport"),
         // Tools for the live host tests: probe logs to fixtures, ideal sessions.
@@ -96,6 +100,6 @@ let package = Package(
         // tactus jack's prompt commands (its module holds its own copy of the core's types).
         .testTarget(name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer"]),
         // The plugin in-process (hosted build): fuzz corpora, threads, regressions.
-        .testTarget(name: "TactusRobustnessTests", dependencies: ["TactusLV2Hosted", "TactusFuzzTargets", "CLV2"]),
+        .testTarget(name: "TactusRobustnessTests", dependencies: ["TactusLV2Hosted", "TactusFuzzTargets", "TactusOffline", "CLV2"]),
     ]
 )

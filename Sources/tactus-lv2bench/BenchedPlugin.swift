@@ -1,5 +1,6 @@
 import CBenchClock
 import CLilv
+import LV2HostKit
 import Glibc
 
 /// One plugin instance under the bench host, with a buffer on every port.
@@ -24,12 +25,12 @@ final class BenchedPlugin {
 
     private let controls: UnsafeMutablePointer<Float>
     private var floatBuffers: [UnsafeMutablePointer<Float>] = []
-    private var inputs: [SequencePort] = []
-    private var outputs: [SequencePort] = []
+    private var inputs: [AtomSequenceBuffer] = []
+    private var outputs: [AtomSequenceBuffer] = []
     /// The atom input that carries the transport, if the plugin has one.
-    private var positionInput: SequencePort?
+    private var positionInput: AtomSequenceBuffer?
     /// The atom output that carries MIDI, if the plugin has one.
-    private var midiOutput: SequencePort?
+    private var midiOutput: AtomSequenceBuffer?
     /// Control inputs designated `time:…`, refreshed every block.
     private var timePorts: [(index: Int, key: TimeKey)] = []
     private var pendingPathProperties: [(property: String, path: String)]
@@ -94,7 +95,7 @@ final class BenchedPlugin {
                     lilv_node_free(designated)
                 }
             } else if lilv_port_is_a(plugin, port, atomClass) {
-                let sequence = SequencePort(capacity: atomCapacity)
+                let sequence = AtomSequenceBuffer(capacity: atomCapacity)
                 buffer = sequence.base
                 if isInput {
                     inputs.append(sequence)
@@ -164,7 +165,7 @@ final class BenchedPlugin {
     func finishBlock(counting: Bool) {
         let uris = features.uris
         if counting, let midiOutput {
-            midiOutput.forEachEvent(sequenceType: uris.atomSequence) { type, body in
+            midiOutput.forEachEvent(sequenceType: uris.atomSequence) { _, type, body in
                 guard type == uris.midiEvent, body.count >= 3 else { return }
                 let kind = body[0] & 0xF0
                 if kind == 0x90 && body[2] > 0 { noteOns += 1 } else if kind == 0x80 || kind == 0x90 { noteOffs += 1 }

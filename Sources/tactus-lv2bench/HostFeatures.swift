@@ -1,4 +1,5 @@
 import CLilv
+import LV2HostKit
 import CTestHost
 import Glibc
 
@@ -7,7 +8,7 @@ import Glibc
 /// rate), `log:log`, `buf-size:boundedBlockLength`, and a worker
 /// (`work:schedule`, one per instance, added by `BenchedPlugin`).
 final class HostFeatures {
-    let map = HostURIDMap()
+    let map = URIDMap()
     let uris: HostURIDs
     private let log = UnsafeMutablePointer<LV2_Log_Log>.allocate(capacity: 1)
     private let options: UnsafeMutablePointer<LV2_Options_Option>

@@ -1,4 +1,5 @@
 import CLilv
+import LV2HostKit
 
 /// The URIDs the bench host itself uses, mapped once.
 struct HostURIDs {
@@ -6,7 +7,7 @@ struct HostURIDs {
     let midiEvent, timePosition, patchSet, patchProperty, patchValue: LV2_URID
     private let timeKeys: [TimeKey: LV2_URID]
 
-    init(_ map: HostURIDMap) {
+    init(_ map: URIDMap) {
         let atom = "http://lv2plug.in/ns/ext/atom#"
         atomSequence = map.id(atom + "Sequence")
         atomChunk = map.id(atom + "Chunk")

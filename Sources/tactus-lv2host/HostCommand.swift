@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLilv
+import LV2HostKit
 import CTestHost
 import Foundation
 import TactusCore

@@ -1,4 +1,5 @@
 import CLilv
+import LV2HostKit
 import CTestHost
 import Foundation
 import TactusOffline
@@ -9,10 +10,10 @@ final class PluginHost {
     let plugin: OpaquePointer
     let instance: UnsafeMutablePointer<LilvInstance>
     let uris: URIDMap
-    let worker: HostWorker?
-    let control: AtomBuffer
-    let midiOut: AtomBuffer
-    let notify: AtomBuffer
+    let worker: SynchronousWorker?
+    let control: AtomSequenceBuffer
+    let midiOut: AtomSequenceBuffer
+    let notify: AtomSequenceBuffer
     private let log: UnsafeMutablePointer<LV2_Log_Log>
     private let options: UnsafeMutablePointer<LV2_Options_Option>
     private let optionValues: UnsafeMutablePointer<Int32>
@@ -54,11 +55,11 @@ final class PluginHost {
         plugin = p
         let uris = URIDMap()
         self.uris = uris
-        let worker = setup.withWorker ? HostWorker(ringCapacity: setup.workerRing) : nil
+        let worker = setup.withWorker ? SynchronousWorker(ringCapacity: setup.workerRing) : nil
         self.worker = worker
-        control = AtomBuffer(capacity: setup.controlCapacity)
-        midiOut = AtomBuffer(capacity: setup.midiCapacity)
-        notify = AtomBuffer(capacity: setup.notifyCapacity)
+        control = AtomSequenceBuffer(capacity: setup.controlCapacity)
+        midiOut = AtomSequenceBuffer(capacity: setup.midiCapacity)
+        notify = AtomSequenceBuffer(capacity: setup.notifyCapacity)
 
         let log = UnsafeMutablePointer<LV2_Log_Log>.allocate(capacity: 1)
         log.initialize(to: LV2_Log_Log())

@@ -1,4 +1,5 @@
 import CLilv
+import LV2HostKit
 import Foundation
 
 extension PluginHost {

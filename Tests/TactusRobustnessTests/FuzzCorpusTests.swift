@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TactusFuzzTargets
+import TactusOffline
 
 /// The fuzz targets' seed corpora (and every crash the fuzzers found, kept
 /// there as regressions), replayed through the same checks libFuzzer runs,
@@ -25,7 +26,7 @@ struct FuzzCorpusTests {
             #expect(v.isEmpty, "Fuzz/Corpus/\(name)/\(file):\n\(v)")
         }
         // Seeded variations of the seeds: a few bytes changed, cut, or appended.
-        var rng = SystemRandomNumberGenerator.Seeded(seed: 1)
+        var rng = SplitMix64(seed: 1)
         for i in 0..<count {
             var bytes = seeds[i % seeds.count].1
             for _ in 0..<(1 + rng.below(8)) {
@@ -53,18 +54,7 @@ struct FuzzCorpusTests {
     func stateRestore() throws { try FuzzCorpusTests.replay("state-restore", random: 2000, StateRestoreTarget.check) }
 }
 
-extension SystemRandomNumberGenerator {
-    /// SplitMix64: the same variations on every machine.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-    }
+extension SplitMix64 {
+    /// A number in 0..<n (0 when n is 0): the same variations on every machine.
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
 }

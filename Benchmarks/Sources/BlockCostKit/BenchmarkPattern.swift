@@ -1,4 +1,5 @@
 import TactusCore
+import TactusOffline
 
 /// The patterns every block-cost benchmark plays: `noteCount` notes at a
 /// constant density of four onsets a beat (a sixteenth-note grid), so the loop
@@ -36,20 +37,5 @@ public enum BenchmarkPattern {
                 channel: UInt8(1 + random.next() % 16)))
         }
         return Pattern(length: BeatRational(numerator: Int64(noteCount), denominator: onsetsPerBeat)!, notes: notes)
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64), so that patterns are reproducible.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

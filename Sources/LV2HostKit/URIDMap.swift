@@ -1,32 +1,31 @@
 import CLilv
 
-/// The host's urid:map and urid:unmap: URIs numbered from 1 in the order first seen.
+/// A host's `urid:map` and `urid:unmap`: URIs numbered from 1 in the order
+/// first seen, shared by every plugin instance the host runs.
 ///
-/// Used only outside `run()` (instantiate, state), so a dictionary is fine.
-final class URIDMap {
+/// Thread: the host's main thread only. Plugins map URIs when they are
+/// instantiated or restore state, never in `run()`, so a dictionary is fine.
+/// The C strings `unmap` hands out live as long as the map.
+public final class URIDMap {
     private var ids: [String: LV2_URID] = [:]
     private var uris: [String] = [""]
-    /// C strings handed to the plugin by `unmap`, kept alive for the instance's life.
+    /// C strings handed to plugins by `unmap`, made on first request.
     private var unmapped: [LV2_URID: UnsafeMutablePointer<CChar>] = [:]
 
-    /// Feature data, at stable addresses for the plugin's life.
-    let map = UnsafeMutablePointer<LV2_URID_Map>.allocate(capacity: 1)
-    let unmap = UnsafeMutablePointer<LV2_URID_Unmap>.allocate(capacity: 1)
+    /// The feature data, at stable addresses for the plugins' lives.
+    public let map = UnsafeMutablePointer<LV2_URID_Map>.allocate(capacity: 1)
+    public let unmap = UnsafeMutablePointer<LV2_URID_Unmap>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         let handle = Unmanaged.passUnretained(self).toOpaque()
-        map.initialize(to: LV2_URID_Map())
-        unmap.initialize(to: LV2_URID_Unmap())
-        map.pointee.handle = handle
-        map.pointee.map = { handle, uri in
+        map.initialize(to: LV2_URID_Map(handle: handle, map: { handle, uri in
             guard let handle, let uri else { return 0 }
             return Unmanaged<URIDMap>.fromOpaque(handle).takeUnretainedValue().id(String(cString: uri))
-        }
-        unmap.pointee.handle = handle
-        unmap.pointee.unmap = { handle, urid in
+        }))
+        unmap.initialize(to: LV2_URID_Unmap(handle: handle, unmap: { handle, urid in
             guard let handle else { return nil }
             return UnsafePointer(Unmanaged<URIDMap>.fromOpaque(handle).takeUnretainedValue().cString(urid))
-        }
+        }))
     }
 
     deinit {
@@ -35,7 +34,8 @@ final class URIDMap {
         unmap.deallocate()
     }
 
-    func id(_ uri: String) -> LV2_URID {
+    /// The URID of `uri`, numbering it when it is new.
+    public func id(_ uri: String) -> LV2_URID {
         if let id = ids[uri] { return id }
         let id = LV2_URID(uris.count)
         uris.append(uri)
@@ -43,7 +43,8 @@ final class URIDMap {
         return id
     }
 
-    func uri(_ id: LV2_URID) -> String? {
+    /// The URI of `id`, or nil when it was never handed out.
+    public func uri(_ id: LV2_URID) -> String? {
         Int(id) < uris.count && id > 0 ? uris[Int(id)] : nil
     }
 

@@ -5,13 +5,14 @@ import CLilv
 ///
 /// Before `run()` the host writes an input port's events into it, or marks an
 /// output port as free space (`atom:Chunk`, as the atom spec asks); after
-/// `run()` it reads back what the plugin wrote. None of this happens inside
-/// the timed region.
-final class SequencePort {
-    let capacity: Int
-    let base: UnsafeMutableRawPointer
+/// `run()` it reads back what the plugin wrote. Thread: the host's; never
+/// touched while the plugin's `run()` is using it. Appending is O(body size)
+/// and does not allocate.
+public final class AtomSequenceBuffer {
+    public let capacity: Int
+    public let base: UnsafeMutableRawPointer
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(byteCount: capacity, alignment: 8)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
@@ -22,13 +23,13 @@ final class SequencePort {
     private var atom: UnsafeMutablePointer<LV2_Atom> { base.assumingMemoryBound(to: LV2_Atom.self) }
 
     /// An output port before `run()`: all of the buffer is free space.
-    func prepareOutput(chunkType: LV2_URID) {
+    public func prepareOutput(chunkType: LV2_URID) {
         atom.pointee.type = chunkType
         atom.pointee.size = UInt32(capacity - MemoryLayout<LV2_Atom>.size)
     }
 
     /// An input port before `run()`: an empty sequence, timed in frames.
-    func clearInput(sequenceType: LV2_URID) {
+    public func clearInput(sequenceType: LV2_URID) {
         atom.pointee.type = sequenceType
         atom.pointee.size = UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size)
         base.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)  // unit 0 (frames), pad
@@ -36,7 +37,7 @@ final class SequencePort {
 
     /// Appends an event to an input sequence; false when it does not fit.
     @discardableResult
-    func append(frames: Int64, type: LV2_URID, body: UnsafeRawBufferPointer) -> Bool {
+    public func append(frames: Int64, type: LV2_URID, body: UnsafeRawBufferPointer) -> Bool {
         let used = MemoryLayout<LV2_Atom>.size + Int(atom.pointee.size)
         let bytes = (16 + body.count + 7) & ~7
         guard used + bytes <= capacity else { return false }
@@ -50,19 +51,36 @@ final class SequencePort {
         return true
     }
 
-    /// Calls `visit` with each event of a sequence the plugin wrote: its type and body.
-    func forEachEvent(sequenceType: LV2_URID, _ visit: (LV2_URID, UnsafeRawBufferPointer) -> Void) {
+    /// Appends an event to an input sequence; false when it does not fit.
+    @discardableResult
+    public func append(frames: Int64, type: LV2_URID, body: [UInt8]) -> Bool {
+        body.withUnsafeBytes { append(frames: frames, type: type, body: $0) }
+    }
+
+    /// Calls `visit` with each event of a sequence the plugin wrote: its frame
+    /// offset, type and body. A sequence of another type, or one claiming more
+    /// than the buffer holds, has no events; a truncated last event is skipped.
+    public func forEachEvent(sequenceType: LV2_URID, _ visit: (Int64, LV2_URID, UnsafeRawBufferPointer) -> Void) {
         guard atom.pointee.type == sequenceType else { return }
-        let end = 8 + Int(atom.pointee.size)
-        guard end <= capacity else { return }
+        let size = Int(atom.pointee.size)
+        guard size >= 8, 8 + size <= capacity else { return }
+        let end = 8 + size
         var offset = 16  // the atom header and the sequence body header
         while offset + 16 <= end {
             let event = base + offset
-            let size = Int(event.load(fromByteOffset: 8, as: UInt32.self))
+            let frames = event.load(as: Int64.self)
+            let bodySize = Int(event.load(fromByteOffset: 8, as: UInt32.self))
             let type = event.load(fromByteOffset: 12, as: UInt32.self)
-            guard offset + 16 + size <= end else { break }
-            visit(type, UnsafeRawBufferPointer(start: event + 16, count: size))
-            offset += (16 + size + 7) & ~7
+            guard offset + 16 + bodySize <= end else { break }
+            visit(frames, type, UnsafeRawBufferPointer(start: event + 16, count: bodySize))
+            offset += (16 + bodySize + 7) & ~7
         }
+    }
+
+    /// The events of a sequence the plugin wrote, copied out.
+    public func events(sequenceType: LV2_URID) -> [(frames: Int64, type: LV2_URID, body: [UInt8])] {
+        var result: [(frames: Int64, type: LV2_URID, body: [UInt8])] = []
+        forEachEvent(sequenceType: sequenceType) { result.append(($0, $1, Array($2))) }
+        return result
     }
 }
