@@ -86,8 +86,10 @@ host-test: plugin tools
 
 # In make test: the live host tests run when the hosts can be installed; the
 # recorded sessions (Tests/Fixtures) are replayed by the unit tests either way.
+# Here a JACK session spoiled by the machine's own xruns in every try (Tactus's
+# callback within its budget) is reported, not failed; make host-test fails it.
 host-test-if-possible: plugin tools
-	@if scripts/install-deps $(HOST_PACKAGES); then BUILD=$(BUILD_DIR) scripts/host-test; \
+	@if scripts/install-deps $(HOST_PACKAGES); then BUILD=$(BUILD_DIR) TACTUS_HOST_TEST_MACHINE_XRUNS=warn scripts/host-test; \
 	else echo "tactus: Ardour and jalv cannot be installed here: live host tests skipped (recordings replayed)"; fi
 
 test-long: deps plugin
