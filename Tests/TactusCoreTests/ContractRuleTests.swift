@@ -259,6 +259,15 @@ struct OrderRuleTests {
         #expect(try log("length 4\nnote 0 1/2 60 100\nnote 0 1 60 50 2\n", start120 + "30000 end\n") == ["0 90 3c 64", "0 91 3c 32", "12000 80 3c 00", "24000 81 3c 00"])
     }
 
+    @Test("same key on the same frame across a loop boundary: a tie on the note-off beat keeps the earlier start, exactly")
+    func sameFrameMergeAcrossTheLoop() throws {
+        // Loop 1/5 beat = 4800 frames. Note A starts 0.19999 (4799.76 frames -> 4800) and ends at 3/10;
+        // note B starts at the next pass (4800) and ends at 1/5 + 1/10 = 3/10 too: a tie, which A (the
+        // earlier start) wins, in every pass, although 0.2 + 0.1 rounds above 0.3 in binary.
+        let events = try log("length 1/5\nnote 0.19999 0.10001 60 100\nnote 0 1/10 60 50\n", start120 + "14000 end\n")
+        #expect(events == ["0 90 3c 32", "2400 80 3c 00", "4800 90 3c 64", "7200 80 3c 00", "9600 90 3c 64", "12000 80 3c 00"])
+    }
+
     @Test("a pattern edit takes effect at the start of the block after the one it arrived in; sounding notes keep their note-offs")
     func patternEditTiming() throws {
         // Blocks of 1000 frames. The edit arrives at 5500 (block 5000-5999): the new pattern plays from 6000.

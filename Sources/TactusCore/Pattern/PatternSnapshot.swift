@@ -23,6 +23,9 @@ struct SnapshotStorage {
     var lengthDenominator: Int64
     var lengthBeats: Double
     var notes: UnsafeMutablePointer<ScheduledNote>
+    /// Each note's end, exact, in the order of `notes` (read only by the
+    /// same-frame merge across loop passes, so kept apart from the hot array).
+    var exactEnds: UnsafeMutablePointer<ExactBeatSum>
     var text: UnsafeMutablePointer<UInt8>
     var textCount: Int
     /// Where the text came from (a file path), if anywhere; `sourceCount` < 0 when none.
@@ -68,6 +71,7 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
             rank[index] = r
         }
         let notes = UnsafeMutablePointer<ScheduledNote>.allocate(capacity: max(n, 1))
+        let exactEnds = UnsafeMutablePointer<ExactBeatSum>.allocate(capacity: max(n, 1))
         var groupFirst = 0
         for (i, index) in order.enumerated() {
             let note = pattern.notes[index]
@@ -77,6 +81,7 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
                 start: start, end: ends[index].position, endRank: rank[index],
                 groupFirst: Int32(groupFirst), groupNext: Int32(n),
                 slot: UInt16(note.channel - 1) * 128 + UInt16(note.key), velocity: note.velocity)
+            (exactEnds + i).initialize(to: ends[index])
         }
         var next = n
         for i in stride(from: n - 1, through: 0, by: -1) {
@@ -94,7 +99,7 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         storage.initialize(to: SnapshotStorage(
             noteCount: n, lengthNumerator: pattern.length.numerator,
             lengthDenominator: pattern.length.denominator, lengthBeats: pattern.length.approximateValue,
-            notes: notes, text: textStorage, textCount: bytes.count, source: sourceStorage,
+            notes: notes, exactEnds: exactEnds, text: textStorage, textCount: bytes.count, source: sourceStorage,
             sourceCount: source?.count ?? -1, tag: tag))
         return PatternSnapshot(storage: storage)
     }
@@ -102,6 +107,7 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     /// Frees the snapshot. Never on the audio thread; never twice.
     public func destroy() {
         storage.pointee.notes.deallocate()
+        storage.pointee.exactEnds.deallocate()
         storage.pointee.text.deallocate()
         storage.pointee.source.deallocate()
         storage.deallocate()
@@ -161,6 +167,38 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         if r < 0 { q -= 1; r += den }
         guard q > Int128(Int64.min / 4), q < Int128(Int64.max / 4) else { return nil }
         return BeatPosition(whole: Int64(q), fraction: Double(Int64(r)) / Double(storage.pointee.lengthDenominator))
+    }
+
+    /// Whether note `a`'s end in loop pass `loopA` lies strictly after note
+    /// `b`'s end in pass `loopB`, decided exactly (the same-frame merge of §5
+    /// across a loop boundary, where the split positions may round a tie
+    /// either way). O(1), allocation-free.
+    ///
+    /// With `E = w + r/d` for each end (`d <= 2^62`) and `m × L = Q + R/q`
+    /// (`q < 2^31`), the difference is `W + r_a/d_a + R/q - r_b/d_b` with
+    /// `W = w_a - w_b + Q` and the fractions summing to within (-1, 2): only
+    /// `W` of 0 or -1 needs the fractions, compared as two products of at
+    /// most 2^156, to full width.
+    @_noLocks
+    public func endIsLater(_ a: Int, loop loopA: Int64, than b: Int, loop loopB: Int64) -> Bool {
+        let ea = storage.pointee.exactEnds[a]
+        let eb = storage.pointee.exactEnds[b]
+        let q = Int128(storage.pointee.lengthDenominator)
+        let shift = (Int128(loopA) - Int128(loopB)) * Int128(storage.pointee.lengthNumerator)
+        var wholeShift = shift / q
+        var remainder = shift - wholeShift * q
+        if remainder < 0 { wholeShift -= 1; remainder += q }
+        let w = Int128(ea.whole) - Int128(eb.whole) + wholeShift
+        if w >= 1 { return true }
+        if w <= -2 { return false }
+        // r_a/d_a + R/q  >  r_b/d_b - W, both sides non-negative.
+        let leftNumerator = UInt128(ea.remainder) * UInt128(q) + UInt128(remainder) * UInt128(ea.denominator)
+        let leftDenominator = UInt128(ea.denominator) * UInt128(q)
+        let rightNumerator = UInt128(Int128(eb.remainder) - w * Int128(eb.denominator))
+        let rightDenominator = UInt128(eb.denominator)
+        let lhs = leftNumerator.multipliedFullWidth(by: rightDenominator)
+        let rhs = rightNumerator.multipliedFullWidth(by: leftDenominator)
+        return lhs.high != rhs.high ? lhs.high > rhs.high : lhs.low > rhs.low
     }
 
     /// The loop pass containing `beat`: `floor(beat / length)`, to within one

@@ -270,9 +270,14 @@ public struct BlockRenderer: ~Copyable {
             if sounding.onFrame == frame {
                 // Same key, same frame: played once, as the onset whose note-off is latest
                 // (ties keep the earlier start, then the earlier line: the one already there).
-                let later = sounding.loop == c.loop ? note.endRank > sounding.endRank : sounding.offBeat < offBeat
+                // Both came from this pattern: a swap happens only at a block start, before any onset.
+                let later =
+                    sounding.loop == c.loop
+                    ? note.endRank > sounding.endRank
+                    : p.endIsLater(c.index, loop: c.loop, than: Int(sounding.noteIndex), loop: sounding.loop)
                 if later {
-                    tracker.replace(slot: slot, offBeat: offBeat, loop: c.loop, endRank: note.endRank, velocity: note.velocity)
+                    tracker.replace(
+                        slot: slot, offBeat: offBeat, loop: c.loop, endRank: note.endRank, noteIndex: Int32(c.index), velocity: note.velocity)
                     if sounding.stagedIndex >= 0 { staging[Int(sounding.stagedIndex)].data2 = note.velocity }
                 }
                 return
@@ -292,7 +297,9 @@ public struct BlockRenderer: ~Copyable {
         }
         staging[stagingCount] = .noteOn(offset: offset, slot: slot, velocity: note.velocity)
         stagingSlots[stagingCount] = UInt16(slot)
-        tracker.start(slot: slot, offBeat: offBeat, onFrame: frame, loop: c.loop, endRank: note.endRank, velocity: note.velocity, stagedIndex: Int32(stagingCount))
+        tracker.start(
+            slot: slot, offBeat: offBeat, onFrame: frame, loop: c.loop, endRank: note.endRank, noteIndex: Int32(c.index), velocity: note.velocity,
+            stagedIndex: Int32(stagingCount))
         stagingCount += 1
         stagingFrame = frame
     }

@@ -4,9 +4,11 @@ public struct TrackedNote: Sendable, BitwiseCopyable {
     public var offBeat: BeatPosition
     /// Absolute frame of its note-on (its note-off comes at least one frame later).
     public var onFrame: Int64
-    /// Loop pass and exact end rank of the onset that started it (for the same-frame merge rule).
+    /// Loop pass, exact end rank and index in the pattern of the onset that
+    /// started it (for the same-frame merge rule).
     public var loop: Int64
     public var endRank: Int32
+    public var noteIndex: Int32
     public var velocity: UInt8
     /// Position in the off-heap; -1 when the slot is silent.
     var heapIndex: Int32
@@ -38,7 +40,7 @@ public struct NoteTracker: ~Copyable {
         slots = .allocate(capacity: NoteTracker.slotCount)
         slots.initialize(
             repeating: TrackedNote(
-                offBeat: .zero, onFrame: 0, loop: 0, endRank: 0, velocity: 0, heapIndex: -1, stagedIndex: -1),
+                offBeat: .zero, onFrame: 0, loop: 0, endRank: 0, noteIndex: 0, velocity: 0, heapIndex: -1, stagedIndex: -1),
             count: NoteTracker.slotCount)
         heap = .allocate(capacity: NoteTracker.slotCount)
         heap.initialize(repeating: 0, count: NoteTracker.slotCount)
@@ -65,9 +67,11 @@ public struct NoteTracker: ~Copyable {
 
     /// Starts a note in a silent slot.
     @_noLocks
-    public mutating func start(slot: Int, offBeat: BeatPosition, onFrame: Int64, loop: Int64, endRank: Int32, velocity: UInt8, stagedIndex: Int32) {
+    public mutating func start(
+        slot: Int, offBeat: BeatPosition, onFrame: Int64, loop: Int64, endRank: Int32, noteIndex: Int32, velocity: UInt8, stagedIndex: Int32
+    ) {
         slots[slot] = TrackedNote(
-            offBeat: offBeat, onFrame: onFrame, loop: loop, endRank: endRank, velocity: velocity,
+            offBeat: offBeat, onFrame: onFrame, loop: loop, endRank: endRank, noteIndex: noteIndex, velocity: velocity,
             heapIndex: Int32(count), stagedIndex: stagedIndex)
         heap[count] = UInt16(slot)
         count += 1
@@ -91,12 +95,13 @@ public struct NoteTracker: ~Copyable {
 
     /// Replaces the onset a sounding slot plays (same-frame merge, §5).
     @_noLocks
-    public mutating func replace(slot: Int, offBeat: BeatPosition, loop: Int64, endRank: Int32, velocity: UInt8) {
+    public mutating func replace(slot: Int, offBeat: BeatPosition, loop: Int64, endRank: Int32, noteIndex: Int32, velocity: UInt8) {
         let i = Int(slots[slot].heapIndex)
         guard i >= 0 else { return }
         slots[slot].offBeat = offBeat
         slots[slot].loop = loop
         slots[slot].endRank = endRank
+        slots[slot].noteIndex = noteIndex
         slots[slot].velocity = velocity
         siftDown(i)
         siftUp(i)

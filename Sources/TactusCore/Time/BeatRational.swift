@@ -65,7 +65,7 @@ public struct BeatRational: Comparable, Sendable, BitwiseCopyable {
 /// kept as whole beats plus `remainder / denominator`, `0 <= remainder < denominator <= 2^62`.
 ///
 /// Used off the audio thread to rank note ends exactly; O(1), allocation-free.
-public struct ExactBeatSum: Comparable, Sendable {
+public struct ExactBeatSum: Comparable, Sendable, BitwiseCopyable {
     public let whole: Int64
     public let remainder: Int64
     public let denominator: Int64
