@@ -35,7 +35,9 @@ public struct BeatPosition: Comparable, Sendable, BitwiseCopyable {
     }
 
     /// The value as one `Double` (rounded; for display and coarse searches).
-    public var approximateValue: Double { Double(whole) + fraction }
+    public var approximateValue: Double {
+        @_noLocks get { Double(whole) + fraction }
+    }
 
     /// `self - origin` in beats.
     @_noLocks @inline(__always)

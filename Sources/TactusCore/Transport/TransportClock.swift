@@ -73,6 +73,7 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     }
 
     /// Forgets every update: back to the initial stopped state (LV2 `activate`).
+    @_noLocks
     public mutating func reset() {
         self = TransportClock(sampleRate: sampleRate)
     }
