@@ -53,9 +53,6 @@ const char *const tactus_uri_state_interface = LV2_STATE__interface;
 const char *const tactus_uri_state_mapPath = LV2_STATE__mapPath;
 const char *const tactus_uri_state_freePath = LV2_STATE__freePath;
 const char *const tactus_uri_log_log = LV2_LOG__log;
-const char *const tactus_uri_options_options = LV2_OPTIONS__options;
-const char *const tactus_uri_bufsz_maxBlockLength = LV2_BUF_SIZE__maxBlockLength;
-const char *const tactus_uri_bufsz_sequenceSize = LV2_BUF_SIZE__sequenceSize;
 
 void tactus_log(const LV2_Log_Log *log, LV2_URID type, const char *message)
 {

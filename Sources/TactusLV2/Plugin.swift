@@ -32,6 +32,11 @@ public func instantiate(
     let schedule = list.data(tactus_uri_worker_schedule)?.assumingMemoryBound(to: LV2_Worker_Schedule.self)
     let uris = UnsafeMutablePointer<URIDTable>.allocate(capacity: 1)
     uris.initialize(to: URIDTable(map))
+    if schedule == nil {
+        // Said once here, as run() cannot log: each refused edit is also reported on the notify port.
+        tactus_log(log, uris.pointee.logWarning,
+            "the host provides no worker (work:schedule): the pattern plays and state restore works, but patch:Set edits are refused")
+    }
 
     var renderer = BlockRenderer(sampleRate: sampleRate)
     let defaultText = DefaultPattern.bytes

@@ -26,6 +26,7 @@ struct PendingNotifications {
     var pattern = false
     var patternFile = false
     var error = false
+    var droppedNoteOns = false
 }
 
 /// What the non-realtime side owns: the text that `save()` stores. The worker

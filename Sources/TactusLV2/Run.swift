@@ -50,14 +50,16 @@ extension Plugin {
             _ = midiOut.appendMIDI(frames: e.offset, type: u.pointee.midiEvent, e.status, e.data1, e.data2)
         }
         let owed = a.pointee.notifications
-        if owed.error || owed.stateChanged || owed.pattern || owed.patternFile
+        if owed.error || owed.stateChanged || owed.pattern || owed.patternFile || owed.droppedNoteOns
             || a.pointee.renderer.statistics.droppedNoteOns != a.pointee.reportedDrops
         {
             sendNotifications(&notifyOut)
         }
     }
 
-    /// At a block start: the worker's pattern, then a restored one (whichever came last wins).
+    /// At a block start: the worker's pattern, then a restored one, which wins
+    /// when both are waiting (a restore replaces the whole state; `save()`
+    /// stores whichever the non-realtime side accepted last).
     @_noLocks
     func installPreparedPattern() {
         let a = audio
@@ -72,6 +74,8 @@ extension Plugin {
             if let old = a.pointee.renderer.install(snapshot) { retire(old) }
             a.pointee.notifications.stateChanged = true
             a.pointee.notifications.pattern = true
+            // A file chooser shows the file now in use (sent only when the pattern came from a file).
+            a.pointee.notifications.patternFile = true
         }
         let playing = a.pointee.renderer.pattern != nil
         if let snapshot = shared.pointee.exchange.takePending(replacing: playing) {
@@ -142,8 +146,10 @@ extension Plugin {
             if key == u.patchProperty { property = v.urid(uris) }
         }
         let a = audio
+        // No property: every parameter (the last error only when asked for by name).
         if property == nil || property == u.pattern { a.pointee.notifications.pattern = true }
         if property == nil || property == u.patternFile { a.pointee.notifications.patternFile = true }
+        if property == nil || property == u.droppedNoteOns { a.pointee.notifications.droppedNoteOns = true }
         if property == u.error { a.pointee.notifications.error = true }
     }
 
@@ -176,7 +182,7 @@ extension Plugin {
             }
         }
         let drops = a.pointee.renderer.statistics.droppedNoteOns
-        if drops != a.pointee.reportedDrops {
+        if drops != a.pointee.reportedDrops || a.pointee.notifications.droppedNoteOns {
             if out.appendPatchSet(frames: 0, uris: u, property: u.pointee.droppedNoteOns, long: drops) {
                 a.pointee.reportedDrops = drops
             }

@@ -13,7 +13,6 @@ struct URIDTable {
     let stateChanged: LV2_URID
     let pattern, patternFile, error, droppedNoteOns: LV2_URID
     let logError, logWarning, logNote: LV2_URID
-    let maxBlockLength, sequenceSize: LV2_URID
 
     init(_ map: UnsafePointer<LV2_URID_Map>) {
         func m(_ uri: UnsafePointer<CChar>) -> LV2_URID { map.pointee.map(map.pointee.handle, uri) }
@@ -52,7 +51,5 @@ struct URIDTable {
         logError = m(tactus_uri_log_Error)
         logWarning = m(tactus_uri_log_Warning)
         logNote = m(tactus_uri_log_Note)
-        maxBlockLength = m(tactus_uri_bufsz_maxBlockLength)
-        sequenceSize = m(tactus_uri_bufsz_sequenceSize)
     }
 }

@@ -6,7 +6,9 @@ import CLV2
 ///
 /// - `patternText`: payload is the text of a `patch:Set` of `urn:tactus:pattern`;
 /// - `patternFile`: payload is the path of a `patch:Set` of `urn:tactus:patternFile`;
-/// - `reclaim`: free the snapshots the audio thread has retired.
+/// - `reclaim`: free the snapshots the audio thread has retired;
+/// - `report`: payload is an error `run()` found, for the host's log (which
+///   `run()` may not call: `log:log` is not realtime-safe).
 struct WorkRequest {
     var kind: UInt32
     var length: UInt32
@@ -14,6 +16,7 @@ struct WorkRequest {
     static var patternText: UInt32 { 1 }
     static var patternFile: UInt32 { 2 }
     static var reclaim: UInt32 { 3 }
+    static var report: UInt32 { 4 }
 }
 
 /// A message from the worker back to the audio thread (`work_response`):
@@ -47,6 +50,7 @@ extension Plugin {
             a.pointee.error.append(payload.count)
             a.pointee.error.append(" bytes is more than a pattern message may hold; use the pattern file parameter")
             a.pointee.notifications.error = true
+            requestReport()
             return
         }
         let base = a.pointee.request.base
@@ -64,11 +68,32 @@ extension Plugin {
         }
     }
 
+    /// An error found here: said on the notify port at the end of the block,
+    /// and logged by the worker.
     @_noLocks
     func reportError(_ message: StaticString) {
         audio.pointee.error.clear()
         audio.pointee.error.append(message)
         audio.pointee.notifications.error = true
+        requestReport()
+    }
+
+    /// Hands the current error text to the worker for the host's log. Without a
+    /// worker there is no way to log from here; `instantiate` has said so.
+    @_noLocks
+    func requestReport() {
+        guard let schedule = shared.pointee.schedule else { return }
+        let a = audio
+        let text = a.pointee.error.bytes
+        let header = MemoryLayout<WorkRequest>.size
+        let count = min(text.count, a.pointee.request.capacity - header)
+        let base = a.pointee.request.base
+        base.storeBytes(of: WorkRequest(kind: WorkRequest.report, length: UInt32(count)), as: WorkRequest.self)
+        if let source = text.baseAddress, count > 0 {
+            (base + header).copyMemory(from: source, byteCount: count)
+        }
+        // No room in the host's ring: the notify port still carries the error.
+        _ = tactus_schedule_work(schedule, UInt32(header + count), base)
     }
 }
 
@@ -89,6 +114,8 @@ extension Plugin {
         case WorkRequest.patternFile:
             let result = PatternLoading.fromFile(path: Array(payload))
             answer(result, respond: respond, handle: handle)
+        case WorkRequest.report:
+            log(uris.pointee.logError, String(decoding: payload, as: UTF8.self))
         default:
             break
         }

@@ -83,4 +83,65 @@ struct PluginRegressionTests {
         let (_, state) = plugin.save()
         #expect(state[plugin.uris.pattern].map { String(decoding: $0.value.dropLast(), as: UTF8.self) } == PluginRegressionTests.oneNote)
     }
+
+    @Test("an edit run() itself refuses is said on notify at once and logged by the worker, not from the audio thread")
+    func refusalInRunIsLogged() throws {
+        let plugin = InProcessPlugin.make()
+        plugin.clearLog()
+        let message = "pattern edit rejected: urn:tactus:pattern takes an atom:String with the pattern text"
+        // A pattern sent as a number: refused in run(); the worker logs it after the block.
+        try plugin.block(16, [plugin.patchSet(plugin.uris.pattern, type: plugin.uris.atomInt, value: [1, 0, 0, 0])])
+        #expect(try plugin.errorMessage() == message)
+        #expect(plugin.logCount == 1)
+        #expect(plugin.lastLogMessage == "tactus: \(message)")
+        #expect(try plugin.patternInUse()?.hasPrefix("tactus-pattern 1\n# Tactus default") == true)
+    }
+
+    @Test("a host without a worker is told once, at instantiation, that edits will be refused")
+    func noWorkerIsLoggedAtInstantiation() throws {
+        let plugin = InProcessPlugin.make(worker: false)
+        #expect(plugin.logCount == 1)
+        #expect(plugin.lastLogMessage.contains("the host provides no worker (work:schedule)"))
+        try plugin.block(16, [plugin.setPattern(PluginRegressionTests.oneNote)])
+        #expect(try plugin.errorMessage()?.contains("provides no worker") == true)
+    }
+
+    @Test("patch:Get answers the dropped note-on count; a Get of everything includes it")
+    func droppedNoteOnsOnRequest() throws {
+        let plugin = InProcessPlugin.make()
+        try plugin.block(16, [plugin.get(plugin.uris.droppedNoteOns)])
+        #expect(try plugin.notifyEvents().compactMap { DroppedCount($0, uris: plugin.uris) } == [DroppedCount(value: 0)])
+        try plugin.block(16, [plugin.getAll()])
+        #expect(try plugin.notifyEvents().compactMap { DroppedCount($0, uris: plugin.uris) } == [DroppedCount(value: 0)])
+        #expect(try plugin.notifications().contains { $0.property == plugin.uris.pattern })
+    }
+
+    @Test("an accepted pattern file is announced with its path, so a host's file chooser shows it")
+    func acceptedFileIsAnnounced() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("groove.pattern").path
+        try PluginRegressionTests.oneNote.write(toFile: file, atomically: true, encoding: .utf8)
+        let plugin = InProcessPlugin.make()
+        try plugin.block(16, [plugin.setPatternFile(Array(file.utf8))])
+        try plugin.block(16)
+        let sent = try plugin.notifications()
+        #expect(sent.contains { $0.property == plugin.uris.patternFile && $0.text == file })
+        #expect(sent.contains { $0.property == plugin.uris.pattern && $0.text == PluginRegressionTests.oneNote })
+    }
+}
+
+/// A `patch:Set` of `urn:tactus:droppedNoteOns` on the notify port (an atom:Long).
+struct DroppedCount: Equatable {
+    var value: Int64
+
+    init(value: Int64) { self.value = value }
+
+    init?(_ event: OutputSequence.Event, uris: HostURIs) {
+        guard let message = PatchSetMessage(event, uris: uris), message.property == uris.droppedNoteOns,
+            message.valueType == uris.atomLong, message.value.count >= 8
+        else { return nil }
+        value = message.value.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
+    }
 }

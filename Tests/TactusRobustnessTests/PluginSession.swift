@@ -47,6 +47,12 @@ extension InProcessPlugin {
         ]))
     }
 
+    func get(_ property: LV2_URID, at frames: Int64 = 0) -> Input {
+        Input(frames: frames, type: uris.atomObject, body: AtomBody.object(otype: uris.patchGet, properties: [
+            AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: AtomBody.urid(property)),
+        ]))
+    }
+
     func getAll(at frames: Int64 = 0) -> Input {
         Input(frames: frames, type: uris.atomObject, body: AtomBody.object(otype: uris.patchGet, properties: []))
     }

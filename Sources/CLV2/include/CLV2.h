@@ -74,9 +74,6 @@ extern const char *const tactus_uri_state_interface;
 extern const char *const tactus_uri_state_mapPath;
 extern const char *const tactus_uri_state_freePath;
 extern const char *const tactus_uri_log_log;
-extern const char *const tactus_uri_options_options;
-extern const char *const tactus_uri_bufsz_maxBlockLength;
-extern const char *const tactus_uri_bufsz_sequenceSize;
 
 /* log:log printf, without varargs: `message` is printed as it is, with a newline. */
 void tactus_log(const LV2_Log_Log *log, LV2_URID type, const char *message);
