@@ -5,19 +5,25 @@ import TactusOffline
 /// The second proof of realtime safety (the first is `@_noLocks` in the
 /// source): the plugin runs through the host for well over 10^5 blocks with a
 /// rolling transport, tempo changes, seeks, stops, all-notes-off, patch:Get and
-/// pattern edits by text and by file, while a preloaded interposer counts
-/// every allocator and lock call made inside `run()` and `work_response()`.
+/// pattern edits by text and by file, good and bad, for three kinds of host,
+/// while a preloaded interposer counts every allocator and lock call made
+/// inside `run()` and `work_response()`.
 @Suite("Realtime safety")
 struct RealtimeSafetyTests {
-    @Test("no allocator or lock call inside run() or work_response() in 10^5 blocks")
-    func noAllocationsOrLocks() throws {
+    /// The kinds of host: positions on change (jalv, Ardour); every block as
+    /// `atom:Blank` (Carla); and one without a worker, whose edits `run()` refuses.
+    static let hosts = ["on-change", "every-block-blank", "no-worker"]
+
+    @Test("no allocator or lock call inside run() or work_response() in 10^5 blocks", arguments: hosts)
+    func noAllocationsOrLocks(host: String) throws {
         var script = "tactus-transport 1\nrate 48000\n0 tempo 120\n0 play\n"
+        if host == "every-block-blank" { script += "send every-block\natom blank\n" }
         var frame: Int64 = 0
         var i = 0
         let actions = [
             "tempo 133.7", "locate 17.25", "pattern a.pattern", "tempo 90", "stop", "play", "all-notes-off", "get",
             "pattern-file b.pattern", "loop 4 6", "loop off", "locate 3.001", "tempo 174", "pattern b.pattern", "get pattern",
-            "position barBeat=2.5:d", "cc 120",
+            "position barBeat=2.5:d", "cc 120", "pattern bad.pattern", "pattern-file missing.pattern", "get error",
         ]
         while frame < 6_600_000 {
             frame += 20_011
@@ -29,18 +35,25 @@ struct RealtimeSafetyTests {
             "script.transport": script,
             "a.pattern": "tactus-pattern 1\nlength 1\nnote 0 1/8 60 100\nnote 1/3 1/3 64 90 2\n",
             "b.pattern": "tactus-pattern 1\nlength 7/3\nnote 0 2 48 100\nnote 1/7 1/4 67 80\nnote 2 1/100000 72 60\n",
+            "bad.pattern": "tactus-pattern 1\nlength 2\nnote 3 1 60 100\n",
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = try PluginProcess.run(in: dir, blocks: "random:1-128@11", arguments: ["--quiet"], rtcheck: true)
+        let out = try PluginProcess.run(
+            in: dir, blocks: "random:1-128@11", arguments: ["--quiet"] + (host == "no-worker" ? ["--no-worker"] : []), rtcheck: true)
         #expect(out.status == 0, "\(out.stderr)")
         let report = out.stderr.split(separator: "\n").first { $0.hasPrefix("rtcheck:") }.map(String.init) ?? out.stderr
         let words = report.split(separator: " ")
         let blocks = words.count > 1 ? Int(words[1]) ?? 0 : 0
         #expect(blocks >= 100_000, "\(report)")
         #expect(report.contains(" 0 allocator calls and 0 lock calls"), "\(report)")
-        // The edits were really applied (each accepted edit is announced on notify).
-        let changes = try String(contentsOf: dir.appendingPathComponent("notify.log"), encoding: .utf8)
-            .split(separator: "\n").filter { $0.hasSuffix("state:StateChanged") }.count
-        #expect(changes > 40)
+        // The edits were really applied (each accepted edit is announced on notify), and the bad ones refused.
+        let notify = try String(contentsOf: dir.appendingPathComponent("notify.log"), encoding: .utf8).split(separator: "\n")
+        let changes = notify.filter { $0.hasSuffix("state:StateChanged") }.count
+        let refusals = notify.filter { $0.contains("urn:tactus:error") }.count
+        if host == "no-worker" {
+            #expect(changes == 0 && refusals > 60)
+        } else {
+            #expect(changes > 40 && refusals > 40)
+        }
     }
 }
