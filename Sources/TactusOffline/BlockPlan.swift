@@ -13,7 +13,7 @@ public enum BlockPlan: Equatable, Sendable, CustomStringConvertible {
     }
 
     public init(parsing spec: String) throws(ParseError) {
-        let usage = "block sizes: write N, a list like 64,256,1024, or random:MIN-MAX@SEED (sizes 0-1048576)"
+        let usage = "block sizes: write N, a list like 64,256,1024, or random:MIN-MAX@SEED (sizes 0-1048576, not all 0)"
         if spec.hasPrefix("random") {
             var rest = Substring(spec.dropFirst("random".count))
             var minimum = 1

@@ -41,7 +41,7 @@ public struct TransportScript: Sendable {
         case pattern(String)
         /// A pattern edit by file: this path, sent as `patch:Set` of `urn:tactus:patternFile`.
         case patternFile(String)
-        /// A `patch:Get` of a property (`pattern`, `patternFile`, `error`), or of all (nil).
+        /// A `patch:Get` of a property (`pattern`, `patternFile`, `error`, `droppedNoteOns`), or of all (nil).
         case get(String?)
 
         /// Whether the action changes the simulated host's transport.
@@ -202,8 +202,8 @@ extension TransportScript {
                     guard args.count == 1 else { throw fail("'pattern-file' takes one file path") }
                     action = .patternFile(args[0])
                 case "get":
-                    guard args.count <= 1, args.allSatisfy({ ["pattern", "patternFile", "error"].contains($0) }) else {
-                        throw fail("'get' takes nothing, or one of pattern, patternFile, error")
+                    guard args.count <= 1, args.allSatisfy({ ["pattern", "patternFile", "error", "droppedNoteOns"].contains($0) }) else {
+                        throw fail("'get' takes nothing, or one of pattern, patternFile, error, droppedNoteOns")
                     }
                     action = .get(args.first)
                 default:

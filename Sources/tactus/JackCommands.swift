@@ -33,17 +33,17 @@ struct JackTransportCommand: ParsableCommand {
     func run() throws {
         let text = try String(contentsOfFile: script, encoding: .utf8)
         let parsed: TransportScript
-        do { parsed = try TransportScript(parsing: text) } catch { throw ValidationError("\(script):\(error.line): \(error.reason)") }
+        do { parsed = try TransportScript(parsing: text) } catch { throw CommandFailure("\(script):\(error.line): \(error.reason)") }
         let jack: JackClient
-        do { jack = try JackClient(name: "tactus-transport", server: server) } catch { throw ValidationError(error.description) }
+        do { jack = try JackClient(name: "tactus-transport", server: server) } catch { throw CommandFailure(error.description) }
         let master = TimebaseMaster(jack: jack, script: parsed, ticksPerBeat: ticksPerBeat)
-        guard master.unsupported.isEmpty else { throw ValidationError(master.unsupported.joined(separator: "\n")) }
+        guard master.unsupported.isEmpty else { throw CommandFailure(master.unsupported.joined(separator: "\n")) }
         let ports = waitFor.split(separator: ",").map(String.init)
         let deadline = Date().addingTimeInterval(10)
         while !ports.allSatisfy(jack.hasPort), Date() < deadline { usleep(20_000) }
-        if let missing = ports.first(where: { !jack.hasPort($0) }) { throw ValidationError("port \(missing) did not appear") }
+        if let missing = ports.first(where: { !jack.hasPort($0) }) { throw CommandFailure("port \(missing) did not appear") }
         installStopHandlers()
-        guard master.start(publishBBT: !noBbt) else { throw ValidationError("cannot become the JACK timebase master") }
+        guard master.start(publishBBT: !noBbt) else { throw CommandFailure("cannot become the JACK timebase master") }
         while !master.finished && !stopRequested.load(ordering: .relaxed) { usleep(10_000) }
         master.stop()
     }
@@ -69,13 +69,13 @@ struct JackRecordCommand: ParsableCommand {
 
     func run() throws {
         let jack: JackClient
-        do { jack = try JackClient(name: "tactus-record", server: server) } catch { throw ValidationError(error.description) }
+        do { jack = try JackClient(name: "tactus-record", server: server) } catch { throw CommandFailure(error.description) }
         let recorder: MIDIRecorder
-        do { recorder = try MIDIRecorder(jack: jack) } catch { throw ValidationError(error.description) }
+        do { recorder = try MIDIRecorder(jack: jack) } catch { throw CommandFailure(error.description) }
         installStopHandlers()
-        guard recorder.start() else { throw ValidationError("cannot activate the recorder") }
+        guard recorder.start() else { throw CommandFailure("cannot activate the recorder") }
         for source in connect.split(separator: ",").map(String.init) where !jack.connect(source, recorder.portName) {
-            throw ValidationError("cannot connect \(source) to \(recorder.portName)")
+            throw CommandFailure("cannot connect \(source) to \(recorder.portName)")
         }
         var log = try OutputStream(path: output)
         log.write("# tactus jack-record: FRAME (from the recorder's first cycle) then MIDI bytes; comment: JACK transport frame, bar:beat")

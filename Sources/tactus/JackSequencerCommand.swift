@@ -46,6 +46,6 @@ struct JackSequencerCommand: ParsableCommand {
         options.journal = journal
         options.rtcheck = rtcheck
         options.quiet = quiet
-        do { try SequencerSession.run(options) } catch { throw ValidationError(error.description) }
+        do { try SequencerSession.run(options) } catch { throw CommandFailure(error.description) }
     }
 }

@@ -5,10 +5,11 @@ import TactusOffline
 /// Reading pattern files for the command line, with errors as `FILE:LINE: reason`.
 enum PatternFile {
     static func load(_ path: String) -> Result<(Pattern, [UInt8]), PatternLoadError> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(PatternLoadError("\(path): cannot read the file"))
+        let bytes: [UInt8]
+        switch TextFile.read(path) {
+        case .success(let b): bytes = b
+        case .failure(let error): return .failure(PatternLoadError(error.description))
         }
-        let bytes = [UInt8](data)
         do {
             return .success((try PatternParser.parse(bytes: bytes), bytes))
         } catch {
@@ -22,5 +23,36 @@ enum PatternFile {
         if path.hasPrefix("/") { return path }
         let folder = (scriptPath as NSString).deletingLastPathComponent
         return folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+    }
+}
+
+/// Reading a whole file, with the system's reason when it cannot be read.
+enum TextFile {
+    static func read(_ path: String) -> Result<[UInt8], CommandFailure> {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return .failure(CommandFailure("\(path): cannot read it: Is a directory"))
+        }
+        guard let file = fopen(path, "rb") else {
+            return .failure(CommandFailure("\(path): cannot read it: \(String(cString: strerror(errno)))"))
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            bytes += chunk.prefix(n)
+            if n < chunk.count { break }
+        }
+        if ferror(file) != 0 { return .failure(CommandFailure("\(path): cannot read it: \(String(cString: strerror(errno)))")) }
+        return .success(bytes)
+    }
+
+    /// The file as UTF-8 text (invalid sequences replaced).
+    static func text(_ path: String) throws(CommandFailure) -> String {
+        switch read(path) {
+        case .success(let b): return String(decoding: b, as: UTF8.self)
+        case .failure(let e): throw e
+        }
     }
 }

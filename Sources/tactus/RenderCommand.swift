@@ -35,19 +35,17 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let plan: BlockPlan
         do { plan = try BlockPlan(parsing: blocks) } catch { throw ValidationError(error.description) }
-        guard let scriptText = try? String(contentsOfFile: transport, encoding: .utf8) else {
-            throw ValidationError("cannot read the transport script '\(transport)'")
-        }
+        let scriptText = try TextFile.text(transport)
         let script: TransportScript
         do { script = try TransportScript(parsing: scriptText) } catch {
-            throw ValidationError("\(transport):\(error.line): \(error.reason)")
+            throw CommandFailure("\(transport):\(error.line): \(error.reason)")
         }
         let sampleRate = rate ?? script.sampleRate ?? 48000
         guard sampleRate.isFinite, sampleRate > 0 else { throw ValidationError("--rate must be a positive number") }
         let (initial, text): (Pattern, [UInt8])
         switch PatternFile.load(pattern) {
         case .success(let loaded): (initial, text) = loaded
-        case .failure(let error): throw ValidationError(error.description)
+        case .failure(let error): throw CommandFailure(error.description)
         }
 
         var out = try OutputStream(path: output)

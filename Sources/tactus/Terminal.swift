@@ -12,11 +12,11 @@ struct OutputStream {
 
     init(path: String?) throws {
         if let path {
-            guard let f = fopen(path, "w") else { throw ValidationErrorText("cannot write '\(path)'") }
+            guard let f = fopen(path, "w") else { throw CommandFailure("cannot write '\(path)'") }
             handle = f
             ownsHandle = true
         } else {
-            guard let f = fdopen(dup(STDOUT_FILENO), "w") else { throw ValidationErrorText("cannot write standard output") }
+            guard let f = fdopen(dup(STDOUT_FILENO), "w") else { throw CommandFailure("cannot write standard output") }
             handle = f
             ownsHandle = false
         }
@@ -41,7 +41,10 @@ struct OutputStream {
     }
 }
 
-struct ValidationErrorText: Error, CustomStringConvertible {
+/// A command that could not do its work (a file that cannot be read or does
+/// not parse, a JACK server that refuses): printed as `Error: ...`, exit
+/// status 1, without the usage text that a wrong option gets.
+struct CommandFailure: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }
 }

@@ -21,19 +21,19 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: "Pattern file (default: the session's 'pattern' setting).") var pattern: String?
 
     func run() throws {
-        guard let scriptText = try? String(contentsOfFile: session, encoding: .utf8) else { throw ValidationError("cannot read '\(session)'") }
+        let scriptText = try TextFile.text(session)
         let script: TransportScript
-        do { script = try TransportScript(parsing: scriptText) } catch { throw ValidationError("\(session):\(error.line): \(error.reason)") }
-        guard let logText = try? String(contentsOfFile: log, encoding: .utf8) else { throw ValidationError("cannot read '\(log)'") }
+        do { script = try TransportScript(parsing: scriptText) } catch { throw CommandFailure("\(session):\(error.line): \(error.reason)") }
+        let logText = try TextFile.text(log)
         let recorded: [LoggedEvent]
-        do { recorded = try EventLog.parse(logText) } catch { throw ValidationError("\(log): \(error.description)") }
+        do { recorded = try EventLog.parse(logText) } catch { throw CommandFailure("\(log): \(error.description)") }
         guard let patternPath = pattern ?? script.initialPattern.map({ PatternFile.resolve($0, relativeTo: session) }) else {
             throw ValidationError("no pattern: give --pattern, or a 'pattern FILE' setting in the session")
         }
         let initial: (Pattern, [UInt8])
         switch PatternFile.load(patternPath) {
         case .success(let loaded): initial = loaded
-        case .failure(let error): throw ValidationError(error.description)
+        case .failure(let error): throw CommandFailure(error.description)
         }
         var render = OfflineRender(script: script, sampleRate: script.sampleRate ?? 48000, blocks: script.blocks ?? .fixed(256))
         render.annotate = true
