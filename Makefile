@@ -118,7 +118,10 @@ bench:
 	    || $(PYTHON) -m pip install --quiet matplotlib
 	@SWIFT=$(SWIFT) PYTHON=$(PYTHON) scripts/bench
 
-install: plugin
+# Builds only when nothing is built yet, so that `make && sudo make install`
+# needs no Swift toolchain on root's PATH.
+install:
+	@[ -f plugin.lv2/tactus.so ] || $(MAKE) plugin
 	install -d $(LV2_INSTALL_DIR)/tactus.lv2
 	install -m 644 plugin.lv2/manifest.ttl plugin.lv2/tactus.ttl plugin.lv2/presets.ttl $(LV2_INSTALL_DIR)/tactus.lv2/
 	install -m 755 plugin.lv2/tactus.so $(LV2_INSTALL_DIR)/tactus.lv2/
