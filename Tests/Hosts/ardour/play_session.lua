@@ -35,14 +35,16 @@ settle ()
 s:request_roll (UI)
 wait_until (function () return s:transport_sample () > 4 * rate + 2 * 60 * rate / 133.7 end)
 
--- 2. Loop the range bar 2 .. bar 4 until it has wrapped twice, and half a loop more.
+-- 2. Loop the range beat 4 .. beat 10 (across the tempo change): the transport, past its end, first
+-- jumps to its start (a locate); then it wraps at the loop end twice, and
+-- plays half a second more.
 s:request_play_loop (true, true)
-local wraps, last = 0, s:transport_sample ()
+local jumps, last = 0, s:transport_sample ()
 wait_until (function ()
 	local now = s:transport_sample ()
-	if now < last then wraps = wraps + 1 end
+	if now < last then jumps = jumps + 1 end
 	last = now
-	return wraps >= 3 or (wraps == 2 and now > loop:start ():samples () + rate)
+	return jumps >= 4 or (jumps == 3 and now > loop:start ():samples () + rate / 2)
 end)
 s:request_play_loop (false, false)
 s:request_stop (false, false, UI)
