@@ -255,6 +255,10 @@ public struct BlockRenderer: ~Copyable {
         renderedFrame = end
     }
 
+    /// Beats by which two split note-off beats must differ for their order to
+    /// be certain: each carries at most a few ulps of a fraction below 1.
+    static var splitBeatMargin: Double { 1e-12 }
+
     /// Plays the onset under the cursor at `frame` and advances the cursor.
     @_noLocks
     private mutating func playOnset(at frame: Int64, output: inout MIDIEventBuffer) {
@@ -271,10 +275,18 @@ public struct BlockRenderer: ~Copyable {
                 // Same key, same frame: played once, as the onset whose note-off is latest
                 // (ties keep the earlier start, then the earlier line: the one already there).
                 // Both came from this pattern: a swap happens only at a block start, before any onset.
-                let later =
-                    sounding.loop == c.loop
-                    ? note.endRank > sounding.endRank
-                    : p.endIsLater(c.index, loop: c.loop, than: Int(sounding.noteIndex), loop: sounding.loop)
+                let later: Bool
+                if sounding.loop == c.loop {
+                    later = note.endRank > sounding.endRank
+                } else {
+                    // Across passes the split beats decide, unless they are too close for their
+                    // rounding (below 1e-15 beat) to be ruled out: then the exact ends do.
+                    let apart = offBeat.beats(since: sounding.offBeat)
+                    later =
+                        apart > BlockRenderer.splitBeatMargin
+                        || (apart >= -BlockRenderer.splitBeatMargin
+                            && p.endIsLater(c.index, loop: c.loop, than: Int(sounding.noteIndex), loop: sounding.loop))
+                }
                 if later {
                     tracker.replace(
                         slot: slot, offBeat: offBeat, loop: c.loop, endRank: note.endRank, noteIndex: Int32(c.index), velocity: note.velocity)
