@@ -61,7 +61,7 @@ public struct PatternEditor {
         case "stop": return args.isEmpty ? .transport(.stop) : .error("stop: takes nothing")
         case "locate":
             guard args.count == 1, let beat = PatternEditor.beats(args[0]) else {
-                return .error("locate: takes one beat position, like 4 or 17/3")
+                return .error("locate: takes one beat position from 0 to 1000000, like 4 or 17/3")
             }
             return .transport(.locate(beat.approximateValue))
         default:
@@ -128,7 +128,11 @@ public struct PatternEditor {
 
     private mutating func load(_ args: [String]) -> Outcome {
         guard args.count == 1 else { return .error("load: takes one file") }
-        guard let data = FileManager.default.contents(atPath: args[0]) else { return .error("load: cannot read '\(args[0])'") }
+        guard let data = FileManager.default.contents(atPath: args[0]) else {
+            // FileManager does not say why; the C library does.
+            let reason = access(args[0], R_OK) == 0 ? "cannot read it" : String(cString: strerror(errno))
+            return .error("load: cannot read '\(args[0])': \(reason)")
+        }
         do {
             pattern = try PatternParser.parse(bytes: [UInt8](data))
             return .changed("loaded \(args[0]): \(pattern.notes.count) notes")

@@ -38,7 +38,9 @@ import TactusJackSequencer
             ("remove 0 60 17", "channel must be 1-16"),
             ("length 0", "length must be greater than 0"),
             ("length 3", "notes 3 start at or after 3"),
-            ("load /nonexistent/file.pattern", "cannot read '/nonexistent/file.pattern'"),
+            ("load /nonexistent/file.pattern", "cannot read '/nonexistent/file.pattern': No such file or directory"),
+            ("save /nonexistent/folder/out.pattern", "save: cannot write '/nonexistent/folder/out.pattern'"),
+            ("locate 2000000", "one beat position from 0 to 1000000"),
             ("frobnicate", "unknown command 'frobnicate'"),
             ("locate soon", "one beat position"),
         ]
