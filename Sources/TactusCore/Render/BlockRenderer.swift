@@ -339,6 +339,7 @@ public struct BlockRenderer: ~Copyable {
         // `end` only grows from one segment to the next, so a search that came
         // to nothing for this `end` was made in this segment, for this cursor's run.
         if end != fruitlessSkipEnd {
+            statistics.skipSearches &+= 1
             if let target = firstOnset(.atOrAfterFrame(end), in: p), c.isBefore(target) {
                 statistics.droppedNoteOns &+= target.onsetCount(since: c, in: p)
                 cursor = target

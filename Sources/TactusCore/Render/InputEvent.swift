@@ -26,6 +26,9 @@ public struct RenderStatistics: Sendable, BitwiseCopyable, Equatable {
     public var overfullBlocks: Int64 = 0
     /// Position updates ignored as a whole (§6).
     public var ignoredUpdates: Int64 = 0
+    /// Searches for the first onset past a segment made to skip onsets beyond
+    /// the work bound (reading (h)): at most one per segment, whatever the rate.
+    public var skipSearches: Int64 = 0
 
     public init() {}
 }
