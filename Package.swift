@@ -96,7 +96,8 @@ let package = Package(
             dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", .product(name: "BigInt", package: "BigInt")]),
         .testTarget(name: "TactusOfflineTests", dependencies: ["TactusCore", "TactusOffline"]),
         // The plugin, run through the project's lilv host (tactus-lv2host) in child processes.
-        .testTarget(name: "TactusLV2Tests", dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport"]),
+        // and beside tactus jack's process callback, run without a server.
+        .testTarget(name: "TactusLV2Tests", dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", "TactusJack", "TactusJackSequencer"]),
         // tactus jack's prompt commands and its process callback.
         .testTarget(name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusCore"]),
         // The plugin in-process (hosted build): fuzz corpora, threads, regressions.
