@@ -1,4 +1,5 @@
 import CJack
+import CRTCheckHooks
 import Synchronization
 import TactusCore
 import TactusJack
@@ -78,12 +79,12 @@ enum JackSequencerProcess {
     static func process(_ frameCount: jack_nframes_t, _ raw: UnsafeMutableRawPointer) {
         let c = raw.assumingMemoryBound(to: ProcessContext.self).pointee
         let began = tactus_jack_get_time()
-        if c.rtcheck { tactus_jack_rtcheck_begin() }
+        if c.rtcheck { tactus_rtcheck_hooks_begin() }
         let frame = c.counters.pointee.processed
         defer {
             c.counters.pointee.processed = frame &+ Int64(frameCount)
             c.flags.pointee.cycles.add(1, ordering: .releasing)
-            if c.rtcheck { tactus_jack_rtcheck_end() }
+            if c.rtcheck { tactus_rtcheck_hooks_end() }
             let took = tactus_jack_get_time() &- began
             if took > c.counters.pointee.longestCallback { c.counters.pointee.longestCallback = took }
         }
