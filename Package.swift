@@ -50,6 +50,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
         // The fuzz targets (run by libFuzzer in `make fuzz`, replayed by the tests).
         .target(name: "TactusFuzzTargets", dependencies: ["TactusLV2Hosted", "CLV2"], path: "Fuzz/Targets"),
+        // Files written whole or not at all (temporary file and rename) and read whole, with the system's reason on failure.
+        .target(name: "FileIO", dependencies: ["TactusCore"]),
         // The offline host: transport scripts, a simulated host, event logs.
         .target(name: "TactusOffline", dependencies: ["TactusCore"]),
         // JACK: the transport master and recorder used by tests and the demo.
@@ -59,12 +61,12 @@ let package = Package(
         // sources itself (the Core link) so that `@_noLocks` on its process
         // callback sees every callee, generic queue specializations included.
         .target(
-            name: "TactusJackSequencer", dependencies: ["CJack"],
+            name: "TactusJackSequencer", dependencies: ["CJack", "FileIO"],
             swiftSettings: [.define("TACTUS_JACK_SEQUENCER"), .unsafeFlags(["-wmo", "-num-threads", "2"])]),
         .executableTarget(
             name: "tactus",
             dependencies: [
-                "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer",
+                "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer", "FileIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The test host: lilv, plus the C it needs (a variadic log) and the RT-check hooks.
@@ -90,7 +92,7 @@ let package = Package(
         // Tools for the live host tests: probe logs to fixtures, ideal sessions.
         .executableTarget(
             name: "tactus-hosttest",
-            dependencies: ["TactusCore", "TactusOffline", "TactusJack", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["TactusCore", "TactusOffline", "TactusJack", "FileIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "TactusCoreTests",
             dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", .product(name: "BigInt", package: "BigInt")]),

@@ -1,4 +1,5 @@
 import CJack
+import FileIO
 import Foundation
 import Synchronization
 
@@ -53,12 +54,12 @@ public enum SequencerSession {
         var editor: PatternEditor
         var firstText: [UInt8]
         if let file = options.patternFile {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw SequencerError(description: "cannot read the pattern file '\(file)'")
+            switch FileInput.read(file) {
+            case .success(let bytes): firstText = bytes
+            case .failure(let reason): throw SequencerError(description: "\(PatternEditor.displayPath(file)): cannot read it: \(reason)")
             }
-            firstText = [UInt8](data)
             do { editor = PatternEditor(pattern: try PatternParser.parse(bytes: firstText)) } catch {
-                throw SequencerError(description: "\(file):\(error.line): \(error.reasonText)")
+                throw SequencerError(description: "\(PatternEditor.displayPath(file)):\(error.line): \(error.reasonText)")
             }
         } else {
             firstText = DefaultPattern.bytes
@@ -88,7 +89,7 @@ public enum SequencerSession {
         var journal: JournalWriter? = nil
         if let folder = options.journal {
             do { journal = try JournalWriter(folder: folder, sampleRate: sampleRate, period: Int(jack_get_buffer_size(client))) } catch {
-                throw SequencerError(description: "cannot write the journal in '\(folder)': \(error)")
+                throw SequencerError(description: "cannot write the journal: \(error)")
             }
         }
         // The first pattern plays from the first cycle.
@@ -131,7 +132,10 @@ public enum SequencerSession {
 
         var prompt = Prompt(session: session, editor: editor, journal: journal, tty: tty, quiet: options.quiet)
         prompt.loop()
-        prompt.close()
+        let failures = prompt.close()
+        if !failures.isEmpty {
+            throw SequencerError(description: "the journal in '\(PatternEditor.displayPath(journal!.folder.path))' is incomplete: \(CappedList.inline(failures))")
+        }
     }
 
     /// Writes to standard output at once (no stdio buffering), so that answers,
@@ -260,7 +264,13 @@ struct Prompt {
 
     /// False to quit.
     private mutating func handle(_ line: String) -> Bool {
-        switch editor.run(line) {
+        for command in PatternEditor.commands(in: line) where !run(command) { return false }
+        return true
+    }
+
+    /// One command of a line; false to quit.
+    private mutating func run(_ command: String) -> Bool {
+        switch editor.run(command) {
         case .answer(let text):
             if !text.isEmpty { SequencerSession.say(text) }
         case .error(let text):
@@ -321,8 +331,9 @@ struct Prompt {
     }
 
     /// Stops the sequencer (note-offs for what sounds), lets the last edit
-    /// reach the journal, deactivates, reports.
-    mutating func close() {
+    /// reach the journal, deactivates, reports. Returns the journal's files
+    /// that could not be written.
+    mutating func close() -> [String] {
         let flags = session.context.pointee.flags
         // An edit still waiting goes out first, so that none is lost.
         var patience = 0
@@ -354,10 +365,11 @@ struct Prompt {
 
         // One line a person (or a test) can read: what was done, what went wrong.
         let xruns = xrunCount.load(ordering: .relaxed)
-        var report = "tactus jack: \(edits) edits, \(rejected) rejected; \(xruns) xruns, "
-            + "\(counters.failedWrites) events JACK could not take, \(statistics.droppedNoteOns) note-ons dropped"
+        let count = PatternEditor.counted
+        var report = "tactus jack: \(count(edits, "edit")), \(rejected) rejected; \(count(xruns, "xrun")), "
+            + "\(count(Int(counters.failedWrites), "event")) JACK could not take, \(count(Int(statistics.droppedNoteOns), "note-on")) dropped"
         report += "; longest callback \(counters.longestCallback) µs of a \(Int(1e6 * Double(jack_get_buffer_size(session.client)) / session.sampleRate)) µs cycle"
-        if counters.lostJournalEntries > 0 { report += ", \(counters.lostJournalEntries) journal entries lost" }
+        if counters.lostJournalEntries > 0 { report += ", \(counters.lostJournalEntries) journal entr\(counters.lostJournalEntries == 1 ? "y" : "ies") lost" }
         if session.options.rtcheck {
             let allocations = tactus_jack_rtcheck_allocations()
             let locks = tactus_jack_rtcheck_locks()
@@ -365,6 +377,7 @@ struct Prompt {
             if allocations + locks > 0 { report += " (first: \(String(cString: tactus_jack_rtcheck_first())))" }
         }
         SequencerSession.printError(report)
+        return journal?.failures ?? []
     }
 }
 
