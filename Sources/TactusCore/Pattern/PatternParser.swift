@@ -106,8 +106,9 @@ public enum PatternParser {
 
     /// A key: a MIDI note number 0-127, or a note name (`C4`, `F#2`, `Bb3`, `C-1`).
     static func key(_ field: UnsafeBufferPointer<UInt8>, line: Int) throws(PatternError) -> Int64 {
-        // Numbers (and what looks like one: `60.0`, `-1`) keep the integer's errors.
-        if let first = field.first, first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39) {
+        // A field that starts with a letter is a note name; anything else
+        // (`60`, `60.0`, `-1`, `+60`) is read as a number, with its errors.
+        guard let first = field.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
             return try integer(field, name: "key", range: 0...127, rangeText: "0-127", line: line)
         }
         switch NoteName.read(field) {
