@@ -61,7 +61,7 @@ let package = Package(
         // sources itself (the Core link) so that `@_noLocks` on its process
         // callback sees every callee, generic queue specializations included.
         .target(
-            name: "TactusJackSequencer", dependencies: ["CJack", "FileIO"],
+            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "FileIO"],
             swiftSettings: [.define("TACTUS_JACK_SEQUENCER"), .unsafeFlags(["-wmo", "-num-threads", "2"])]),
         .executableTarget(
             name: "tactus",
@@ -69,6 +69,8 @@ let package = Package(
                 "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer", "FileIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // libedit, for line editing, history and completion at tactus jack's prompt.
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // The test host: lilv, plus the C it needs (a variadic log) and the RT-check hooks.
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
         .target(name: "CTestHost"),

@@ -225,6 +225,8 @@ struct Prompt {
     private var waiting: PatternSnapshot? = nil
     private var nextTag: UInt64 = 1
     private var input = LineReader(fd: 0)
+    /// On a terminal: libedit's line editing, history and completion.
+    private var lineEditor: LineEditor?
     private var edits = 0
     private var rejected = 0
 
@@ -239,14 +241,17 @@ struct Prompt {
     private var exchange: UnsafeMutablePointer<SnapshotExchange> { session.context.pointee.exchange }
 
     mutating func loop() {
-        showPrompt()
+        if tty { lineEditor = LineEditor(prompt: "tactus> ") }
+        defer { lineEditor?.close() }
+        if lineEditor == nil { showPrompt() }
         while !quitSignal.load(ordering: .relaxed) {
             if serverGone.load(ordering: .relaxed) {
                 SequencerSession.printError("tactus jack: the JACK server shut the client down")
                 return
             }
             housekeeping()
-            switch input.next(timeoutMilliseconds: 20) {
+            let next = lineEditor != nil ? lineEditor!.next(timeoutMilliseconds: 20) : input.next(timeoutMilliseconds: 20)
+            switch next {
             case .timeout: continue
             case .end: return
             case .line(let line):
@@ -257,7 +262,9 @@ struct Prompt {
     }
 
     private func showPrompt() {
-        if tty {
+        if let lineEditor {
+            lineEditor.showPrompt()
+        } else if tty {
             SequencerSession.say("tactus> ", terminator: "")
         }
     }
