@@ -1,5 +1,6 @@
 import FileIO
 import Foundation
+import TactusCore
 
 /// Writes what a `tactus jack` session did as a session description that
 /// `tactus render` and `tactus verify` replay: `session.transport` (the

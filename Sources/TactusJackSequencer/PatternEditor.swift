@@ -1,5 +1,6 @@
 import FileIO
 import Foundation
+import TactusCore
 
 /// The pattern being edited at `tactus jack`'s prompt, and the commands that
 /// edit it. Runs on the prompt's thread (not realtime: it allocates); every
