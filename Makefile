@@ -18,7 +18,7 @@ PREFIX     ?=
 DESTDIR    ?=
 BUILD_DIR  := .build/$(CONFIG)
 LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
-DEB_PACKAGES := build-essential pkg-config lv2-dev liblilv-dev lilv-utils sordi jackd2 libjack-jackd2-dev jalv
+DEB_PACKAGES := build-essential pkg-config lv2-dev liblilv-dev lilv-utils sordi jackd2 libjack-jackd2-dev jalv python3-mido openttd-openmsx planetblupi-music-midi
 ifeq ($(PREFIX),)
 LV2_INSTALL_DIR := $(DESTDIR)$(HOME)/.lv2
 else

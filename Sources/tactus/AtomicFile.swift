@@ -9,7 +9,7 @@ enum AtomicFile {
         var template = Array(((folder.isEmpty ? "." : folder) + "/.tactus-write-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw CommandFailure("cannot write '\(path)': \(String(cString: strerror(errno)))") }
-        let temporary = String(cString: template)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var failure: String? = nil
         bytes.withUnsafeBytes { raw in
             var done = 0
