@@ -55,12 +55,12 @@ let package = Package(
         // JACK: the transport master and recorder used by tests and the demo.
         .target(name: "CJack", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("dl")]),
         .target(name: "TactusJack", dependencies: ["CJack", "TactusCore", "TactusOffline"]),
-        // `tactus jack`: the sequencer as a JACK client. It compiles the core's
-        // sources itself (the Core link) so that `@_noLocks` on its process
-        // callback sees every callee, generic queue specializations included.
+        // `tactus jack`: the sequencer as a JACK client, a thin wrapper of the
+        // core's engine. `@_noLocks` on its process callback checks across the
+        // module line: the core's public `@_noLocks` methods and `@inlinable` queue.
         .target(
-            name: "TactusJackSequencer", dependencies: ["CJack"],
-            swiftSettings: [.define("TACTUS_JACK_SEQUENCER"), .unsafeFlags(["-wmo", "-num-threads", "2"])]),
+            name: "TactusJackSequencer", dependencies: ["CJack", "TactusCore", "TactusJack"],
+            swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
         .executableTarget(
             name: "tactus",
             dependencies: [
@@ -97,8 +97,8 @@ let package = Package(
         .testTarget(name: "TactusOfflineTests", dependencies: ["TactusCore", "TactusOffline"]),
         // The plugin, run through the project's lilv host (tactus-lv2host) in child processes.
         .testTarget(name: "TactusLV2Tests", dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport"]),
-        // tactus jack's prompt commands (its module holds its own copy of the core's types).
-        .testTarget(name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer"]),
+        // tactus jack's prompt commands and its process callback.
+        .testTarget(name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusCore"]),
         // The plugin in-process (hosted build): fuzz corpora, threads, regressions.
         .testTarget(name: "TactusRobustnessTests", dependencies: ["TactusLV2Hosted", "TactusFuzzTargets", "TactusOffline", "CLV2"]),
     ]

@@ -43,6 +43,11 @@ struct EditModel {
             case .accepted(let text):
                 inUse = text
                 expectsStateChanged = true
+                // An accepted pattern clears the error a person sees (an empty one is sent).
+                if let held = error, !held.text.isEmpty || held.prefixOnly {
+                    error = ([], false)
+                    expectsError = true
+                }
             case .rejected(let message, let prefixOnly):
                 error = (Array(message.utf8), prefixOnly)
                 expectsError = true

@@ -1,8 +1,4 @@
-// This file is compiled twice: here, with the core imported, and in the
-// TactusJackSequencer module, which compiles the core's sources itself.
-#if !TACTUS_JACK_SEQUENCER
 import TactusCore
-#endif
 
 /// When and what `tactus jack` tells the core about JACK transport: a
 /// position at the start of a cycle whenever the rolling state, the frame
@@ -23,6 +19,7 @@ public struct JackTransportFollower: Sendable {
 
     public init() {}
 
+    @_noLocks
     public mutating func update(for cycle: JackTransportSnapshot) -> PositionUpdate? {
         let changed = !started || cycle.rolling != rolling || cycle.frame != expectedFrame
             || cycle.beatsPerMinute != beatsPerMinute

@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// Writes what a `tactus jack` session did as a session description that
 /// `tactus render` and `tactus verify` replay: `session.transport` (the

@@ -1,4 +1,5 @@
 import Foundation
+import TactusCore
 
 /// The pattern being edited at `tactus jack`'s prompt, and the commands that
 /// edit it. Runs on the prompt's thread (not realtime: it allocates); every

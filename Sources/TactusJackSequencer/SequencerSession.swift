@@ -1,6 +1,8 @@
 import CJack
 import Foundation
 import Synchronization
+import TactusCore
+import TactusJack
 
 /// How `tactus jack` runs: the command line's options.
 public struct SequencerOptions: Sendable {
@@ -83,7 +85,9 @@ public enum SequencerSession {
         }
 
         let sampleRate = Double(jack_get_sample_rate(client))
-        let session = SessionState(sampleRate: sampleRate, client: client, midiOut: midiOut, controlIn: controlIn, options: options)
+        // The first pattern plays from the first cycle.
+        let first = PatternSnapshot.make(editor.pattern, text: firstText, tag: 0)
+        let session = SessionState(sampleRate: sampleRate, client: client, midiOut: midiOut, controlIn: controlIn, options: options, pattern: first)
         defer { session.free() }
         var journal: JournalWriter? = nil
         if let folder = options.journal {
@@ -92,10 +96,8 @@ public enum SequencerSession {
             }
         }
         // The first pattern plays from the first cycle.
-        let first = PatternSnapshot.make(editor.pattern, text: firstText, tag: 0)
         journal?.recordEdit(tag: 0, text: firstText)
         journal?.write(JournalEntry(kind: .installed, frame: 0, snapshot: 0))
-        _ = session.context.pointee.renderer.pointee.install(first)
 
         signal(SIGINT) { _ in quitSignal.store(true, ordering: .relaxed) }
         signal(SIGTERM) { _ in quitSignal.store(true, ordering: .relaxed) }
@@ -159,18 +161,17 @@ final class SessionState {
     let options: SequencerOptions
     let sampleRate: Double
 
-    init(sampleRate: Double, client: OpaquePointer, midiOut: OpaquePointer, controlIn: OpaquePointer, options: SequencerOptions) {
+    init(
+        sampleRate: Double, client: OpaquePointer, midiOut: OpaquePointer, controlIn: OpaquePointer, options: SequencerOptions,
+        pattern: PatternSnapshot
+    ) {
         self.client = client
         self.options = options
         self.sampleRate = sampleRate
-        let renderer = UnsafeMutablePointer<BlockRenderer>.allocate(capacity: 1)
-        renderer.initialize(to: BlockRenderer(sampleRate: sampleRate))
-        let midi = UnsafeMutablePointer<MIDIEventBuffer>.allocate(capacity: 1)
-        midi.initialize(to: MIDIEventBuffer(storageCapacity: 8192))
+        let sequencer = UnsafeMutablePointer<Sequencer>.allocate(capacity: 1)
+        sequencer.initialize(to: Sequencer(sampleRate: sampleRate, eventCapacity: 8192, pattern: pattern))
         let follower = UnsafeMutablePointer<JackTransportFollower>.allocate(capacity: 1)
         follower.initialize(to: JackTransportFollower())
-        let exchange = UnsafeMutablePointer<SnapshotExchange>.allocate(capacity: 1)
-        exchange.initialize(to: SnapshotExchange(capacity: SessionState.pendingCapacity))
         let journal = UnsafeMutablePointer<SPSCQueue<JournalEntry>>.allocate(capacity: 1)
         journal.initialize(to: SPSCQueue(capacity: 1 << 16))
         let counters = UnsafeMutablePointer<ProcessCounters>.allocate(capacity: 1)
@@ -180,25 +181,18 @@ final class SessionState {
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)
         context = .allocate(capacity: 1)
         context.initialize(to: ProcessContext(
-            client: client, midiOut: midiOut, controlIn: controlIn, renderer: renderer, midi: midi, follower: follower,
-            exchange: exchange, journal: journal, counters: counters, flags: flags, scratch: scratch,
+            client: client, midiOut: midiOut, controlIn: controlIn, sequencer: sequencer, follower: follower,
+            journal: journal, counters: counters, flags: flags, scratch: scratch,
             rtcheck: options.rtcheck, journaling: options.journal != nil))
         clock = .allocate(capacity: 1)
         clock.initialize(to: MasterClock(sampleRate: sampleRate, beatsPerMinute: options.beatsPerMinute, beatsPerBar: options.beatsPerBar))
     }
 
-    /// Snapshots in flight to the process callback at most.
-    static var pendingCapacity: Int { 16 }
-
     /// After the client is deactivated: frees everything, snapshots included.
     func free() {
         let c = context.pointee
-        if let playing = c.renderer.pointee.install(nil) { playing.destroy() }
-        if let waiting = c.counters.pointee.unretired { waiting.destroy() }
-        c.renderer.deinitialize(count: 1).deallocate()
-        c.midi.deinitialize(count: 1).deallocate()
+        c.sequencer.deinitialize(count: 1).deallocate()  // frees every snapshot it holds
         c.follower.deinitialize(count: 1).deallocate()
-        c.exchange.deinitialize(count: 1).deallocate()
         c.journal.deinitialize(count: 1).deallocate()
         c.counters.deinitialize(count: 1).deallocate()
         c.flags.deinitialize(count: 1).deallocate()
@@ -232,7 +226,7 @@ struct Prompt {
         self.quiet = quiet
     }
 
-    private var exchange: UnsafeMutablePointer<SnapshotExchange> { session.context.pointee.exchange }
+    private var exchange: UnsafePointer<SnapshotExchange> { session.context.pointee.sequencer.pointee.handOver }
 
     mutating func loop() {
         showPrompt()
@@ -346,7 +340,7 @@ struct Prompt {
         jack_deactivate(session.client)
         housekeeping()
         let counters = session.context.pointee.counters.pointee
-        let statistics = session.context.pointee.renderer.pointee.statistics
+        let statistics = session.context.pointee.sequencer.pointee.renderer.statistics
         let closedAt = flags.pointee.closedAt.load(ordering: .acquiring)
         journal?.finish(endFrame: closedAt >= 0 ? closedAt : counters.processed)
         if let superseded = waiting { superseded.destroy() }

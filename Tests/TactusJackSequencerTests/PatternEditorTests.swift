@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TactusCore
 import TactusJackSequencer
 
 /// The prompt's commands, as a person types them: each edit changes exactly

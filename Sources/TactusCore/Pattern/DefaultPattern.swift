@@ -1,6 +1,7 @@
-/// What a fresh instance plays: a one-bar figure in 4/4 (documented in the README).
-enum DefaultPattern {
-    static var text: StaticString {
+/// What a fresh plugin instance or `tactus jack` plays: a one-bar figure in
+/// 4/4 (documented in the README). A test checks that it parses.
+public enum DefaultPattern {
+    public static var text: StaticString {
         """
         tactus-pattern 1
         # Tactus default: a one-bar figure in 4/4. Replace it with the plugin's
@@ -19,7 +20,7 @@ enum DefaultPattern {
         """
     }
 
-    static var bytes: [UInt8] {
+    public static var bytes: [UInt8] {
         let t = text
         return Array(UnsafeBufferPointer(start: t.utf8Start, count: t.utf8CodeUnitCount))
     }
