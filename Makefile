@@ -157,7 +157,7 @@ FUZZ_SAN     := -sanitize=fuzzer
 FUZZ_CSAN    :=
 FUZZ_LINK    := -sanitize=fuzzer
 endif
-FUZZ_TARGETS := plugin-run pattern-parser state-restore
+FUZZ_TARGETS := plugin-run pattern-parser state-restore smf-reader
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS    ?= 10000000
 FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -I Fuzz/Modules -I $(FUZZ_DIR)

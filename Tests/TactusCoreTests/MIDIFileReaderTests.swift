@@ -183,6 +183,7 @@ struct MIDIFileReaderTests {
     func refusals() {
         let ok = track([0x00, 0x90, 0x3C, 0x64] + endOfTrack)
         #expect(refusal(Array("RIFF....".utf8)) == "byte 0: not a Standard MIDI File (it does not start with 'MThd')")
+        #expect(refusal([0x4D, 0x54, 0x68, 0x64, 0, 0]) == "byte 6: the file ends after 6 bytes, inside the header chunk")
         #expect(refusal([0x4D, 0x54, 0x68, 0x64, 0, 0, 0, 4, 0, 0, 0, 1]) == "byte 4: the header chunk is 4 bytes, fewer than the 6 it needs")
         #expect(refusal(header(format: 3) + ok) == "byte 8: unknown SMF format 3 (0, 1 and 2 exist)")
         #expect(refusal(header(division: (0xE7, 0x28)) + ok)

@@ -30,6 +30,8 @@ public struct MIDIFileError: Error, Sendable, Equatable {
         case zeroDivision
         /// A chunk (or chunk header) that claims more bytes than the file has left.
         case chunkBeyondFile(type: String, claimed: Int, left: Int)
+        /// The file ends before the header chunk's 8-byte chunk header does.
+        case fileEndsInHeader(size: Int)
         /// More tracks than the reader's limit.
         case tooManyTracks(limit: Int)
         /// More bytes than the reader's limit.
@@ -63,6 +65,8 @@ public struct MIDIFileError: Error, Sendable, Equatable {
             return "the division is 0 ticks per quarter note"
         case .chunkBeyondFile(let type, let claimed, let left):
             return "the '\(type)' chunk claims \(claimed) bytes but the file has \(left) left"
+        case .fileEndsInHeader(let size):
+            return "the file ends after \(size) bytes, inside the header chunk"
         case .tooManyTracks(let limit):
             return "more than \(limit) tracks"
         case .fileTooLarge(let size, let limit):

@@ -39,7 +39,7 @@ public struct MIDIFileReader: Sendable {
             throw MIDIFileError(offset: 0, track: 0, reason: .notAMIDIFile)
         }
         guard b.count >= 8 else {
-            throw MIDIFileError(offset: 0, track: 0, reason: .chunkBeyondFile(type: "MThd", claimed: 8, left: b.count))
+            throw MIDIFileError(offset: b.count, track: 0, reason: .fileEndsInHeader(size: b.count))
         }
         let headerLength = Int(Self.uint32(b, 4))
         guard headerLength <= b.count - 8 else {
