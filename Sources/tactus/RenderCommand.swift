@@ -32,6 +32,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .long, help: "Add the bar:beat and a description to each event, as a comment.")
     var annotate = false
 
+    @Option(name: .long, help: "Also write what was played as a Standard MIDI File, with the script's tempo map (docs/midi-files.md M20).")
+    var smf: String?
+
     func run() throws {
         let plan: BlockPlan
         do { plan = try BlockPlan(parsing: blocks) } catch { throw ValidationError(error.description) }
@@ -56,10 +59,12 @@ struct RenderCommand: ParsableCommand {
         var render = OfflineRender(script: script, sampleRate: sampleRate, blocks: plan)
         render.annotate = annotate
         let started = Date()
+        var played: [LoggedEvent] = []
         let report = render.run(
             pattern: initial, patternText: text,
             loadPattern: { PatternFile.load(PatternFile.resolve($0, relativeTo: transport)) },
             onBlock: { events, rendered in
+                if smf != nil { played += events }
                 for e in events {
                     if annotate, let position = e.position {
                         let line = EventLog.line(e)
@@ -75,6 +80,9 @@ struct RenderCommand: ParsableCommand {
         out.flush()
         out.close()
         progress.finish()
+        if let smf {
+            try AtomicFile.write(SessionMIDIFile.bytes(events: played, script: script, sampleRate: sampleRate, name: pattern), to: smf)
+        }
         let elapsed = Date().timeIntervalSince(started)
         for failure in report.editFailures { printError("tactus render: \(failure)") }
         let s = report.statistics
