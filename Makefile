@@ -24,7 +24,7 @@ LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
 # scripts/install-deps names them under other distributions' names too, and
 # goes on when their headers and tools are present without dpkg.
 BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev
-TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3
+TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido openttd-openmsx planetblupi-music-midi
 DEMO_PACKAGES  := jackd2 jalv
 ifeq ($(PREFIX),)
 LV2_INSTALL_DIR := $(DESTDIR)$(HOME)/.lv2
@@ -200,7 +200,7 @@ FUZZ_SAN     := -sanitize=fuzzer
 FUZZ_CSAN    :=
 FUZZ_LINK    := -sanitize=fuzzer
 endif
-FUZZ_TARGETS := plugin-run pattern-parser state-restore
+FUZZ_TARGETS := plugin-run pattern-parser state-restore smf-reader
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS    ?= 10000000
 FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -I Fuzz/Modules -I $(FUZZ_DIR)

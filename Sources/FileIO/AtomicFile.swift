@@ -4,7 +4,8 @@ import Glibc
 import TactusCore
 
 /// A file that is either written whole or not there: every file Tactus writes
-/// (event logs, transport scripts, the journal, saved patterns) goes through it.
+/// (event logs, transport scripts, the journal, saved patterns, MIDI files:
+/// docs/midi-files.md M19) goes through it.
 ///
 /// The bytes go to a temporary file in the target's own folder (so that the
 /// final `rename(2)` stays on one file system and is atomic); `commit()`

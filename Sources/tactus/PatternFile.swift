@@ -11,6 +11,9 @@ enum PatternFile {
         case .success(let b): bytes = b
         case .failure(let error): return .failure(PatternLoadError(error.description))
         }
+        if MIDIFileReader.looksLikeMIDIFile(bytes) {
+            return MIDIPatternFile.load(path, bytes).map { ($0.pattern, Array($0.text.utf8)) }
+        }
         do {
             return .success((try PatternParser.parse(bytes: bytes), bytes))
         } catch {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileIO
 import Foundation
 import TactusCore
 import TactusOffline
@@ -54,6 +55,9 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
+    @Option(name: .long, help: "Also write what was played as a Standard MIDI File, with the script's tempo map (docs/midi-files.md M20).")
+    var smf: String?
+
     func run() throws {
         let scriptText = try TextFile.text(transport)
         let script: TransportScript
@@ -86,11 +90,13 @@ struct RenderCommand: ParsableCommand {
         var events = 0
         render.shouldStop = { out.failed || events > maxEvents }
         let started = Date()
+        var played: [LoggedEvent] = []
         let report = render.run(
             pattern: initial, patternText: text,
             loadPattern: { PatternFile.load(PatternFile.resolve($0, relativeTo: transport)) },
             onBlock: { blockEvents, rendered in
                 events += blockEvents.count
+                if smf != nil { played += blockEvents }
                 for e in blockEvents {
                     if annotate, let position = e.position {
                         let line = EventLog.line(e)
@@ -110,6 +116,9 @@ struct RenderCommand: ParsableCommand {
                 "the render passed \(counted(maxEvents, "event")) at frame \(report.frames) of \(total)\(output.map { "; '\(displayPath($0))' was not written" } ?? ""); raise the bound with --max-events")
         }
         try out.finish()
+        if let smf {
+            try AtomicFile.write(SessionMIDIFile.bytes(events: played, script: script, sampleRate: sampleRate, name: patternPath), to: smf)
+        }
         let elapsed = Date().timeIntervalSince(started)
         for failure in report.editFailures { printError("tactus render: \(failure)") }
         let s = report.statistics

@@ -12,7 +12,8 @@ struct Tactus: ParsableCommand {
             command line, and for verify when its inputs cannot be read or parsed.
             """,
         version: TactusVersion.text,
-        subcommands: [RenderCommand.self, CheckCommand.self, VerifyCommand.self, JackSequencerCommand.self, JackTransportCommand.self, JackRecordCommand.self])
+        subcommands: [RenderCommand.self, CheckCommand.self, VerifyCommand.self, JackSequencerCommand.self, JackTransportCommand.self, JackRecordCommand.self,
+                      ImportCommand.self, ExportCommand.self])
 
     /// Runs the subcommand. Unlike ArgumentParser's own `main`, an error a
     /// subcommand throws is shown with that subcommand's usage, not the
