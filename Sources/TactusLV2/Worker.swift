@@ -214,9 +214,6 @@ enum PatternLoading {
         // Quoted, not raw: a NUL in the path would cut the logged message
         // before its reason, and a long path would push the reason out.
         let name = QuotedText.quotedTail(path)
-        if endsWith(path, ".mid") || endsWith(path, ".midi") || endsWith(path, ".MID") || endsWith(path, ".smf") {
-            return .rejected("pattern file rejected, the pattern in use stays: \(name): Standard MIDI Files are not supported yet; use a pattern text file")
-        }
         var zeroTerminated = path.map { CChar(bitPattern: $0) }
         zeroTerminated.append(0)
         var size = 0
@@ -227,13 +224,24 @@ enum PatternLoading {
         }
         let bytes = Array(UnsafeBufferPointer(start: data, count: size))
         free(data)
+        if MIDIFileReader.looksLikeMIDIFile(bytes) { return fromMIDIFile(bytes, source: path, origin: "\(name): ") }
         return fromText(bytes, source: path, origin: "\(name): ")
     }
 
-    static func endsWith(_ bytes: [UInt8], _ suffix: StaticString) -> Bool {
-        let n = suffix.utf8CodeUnitCount
-        guard bytes.count >= n else { return false }
-        for i in 0..<n where bytes[bytes.count - n + i] != suffix.utf8Start[i] { return false }
-        return true
+    /// A Standard MIDI File imported with the defaults (docs/midi-files.md,
+    /// M10-M15; track 1 of a format 2 file); the snapshot keeps the imported
+    /// pattern text, which the state saves with the file's path.
+    static func fromMIDIFile(_ bytes: [UInt8], source: [UInt8], origin: String) -> Result {
+        do throws(MIDIFileError) {
+            let file = try MIDIFileReader().read(bytes)
+            do throws(MIDIImportError) {
+                let imported = try MIDIFileImport.importPattern(file, options: MIDIImportOptions(track: file.format == 2 ? 1 : nil))
+                return .loaded(PatternSnapshot.make(imported.pattern, text: Array(imported.text.utf8), source: source))
+            } catch {
+                return .rejected("pattern file rejected, the pattern in use stays: \(origin)\(error.message)")
+            }
+        } catch {
+            return .rejected("pattern file rejected, the pattern in use stays: \(origin)\(error.message)")
+        }
     }
 }
