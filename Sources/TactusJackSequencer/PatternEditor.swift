@@ -34,7 +34,7 @@ public struct PatternEditor {
         length L                      the loop length, in beats
         clear                         remove every note
         load FILE                     replace the pattern with a pattern file
-        save FILE                     write the pattern to a file
+        save FILE                     write the pattern to a file (FILE.mid: a Standard MIDI File)
         play | stop | locate BEAT     JACK transport
         quit
         """
@@ -134,6 +134,18 @@ public struct PatternEditor {
             let reason = access(args[0], R_OK) == 0 ? "cannot read it" : String(cString: strerror(errno))
             return .error("load: cannot read '\(args[0])': \(reason)")
         }
+        if MIDIFileReader.looksLikeMIDIFile([UInt8](data)) {
+            // A Standard MIDI File, imported with the defaults (docs/midi-files.md M10-M15).
+            do {
+                let file = try MIDIFileReader().read([UInt8](data))
+                pattern = try MIDIFileImport.importPattern(file, options: MIDIImportOptions(track: file.format == 2 ? 1 : nil)).pattern
+                return .changed("loaded \(args[0]): \(pattern.notes.count) notes")
+            } catch let error as MIDIFileError {
+                return .error("load: \(args[0]): \(error.message); the pattern is unchanged")
+            } catch {
+                return .error("load: \(args[0]): \((error as? MIDIImportError)?.message ?? "\(error)"); the pattern is unchanged")
+            }
+        }
         do {
             pattern = try PatternParser.parse(bytes: [UInt8](data))
             return .changed("loaded \(args[0]): \(pattern.notes.count) notes")
@@ -145,6 +157,12 @@ public struct PatternEditor {
     private func save(_ args: [String]) -> Outcome {
         guard args.count == 1 else { return .error("save: takes one file") }
         do {
+            let lower = args[0].lowercased()
+            if lower.hasSuffix(".mid") || lower.hasSuffix(".midi") {
+                // A Standard MIDI File at 120 bpm with the exact loop length (docs/midi-files.md M16-M19).
+                try Data(PatternExport.export(pattern).bytes).write(to: URL(fileURLWithPath: args[0]), options: .atomic)
+                return .answer("saved \(args[0])")
+            }
             try PatternWriter.text(for: pattern).write(toFile: args[0], atomically: true, encoding: .utf8)
             return .answer("saved \(args[0])")
         } catch {
