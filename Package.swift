@@ -50,6 +50,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
         // The fuzz targets (run by libFuzzer in `make fuzz`, replayed by the tests).
         .target(name: "TactusFuzzTargets", dependencies: ["TactusLV2Hosted", "CLV2"], path: "Fuzz/Targets"),
+        // Files written whole or not at all (temporary file and rename) and read whole, with the system's reason on failure.
+        .target(name: "FileIO", dependencies: ["TactusCore"]),
         // The offline host: transport scripts, a simulated host, event logs.
         .target(name: "TactusOffline", dependencies: ["TactusCore"]),
         // JACK: the transport master and recorder used by tests and the demo.
@@ -59,14 +61,16 @@ let package = Package(
         // core's engine. `@_noLocks` on its process callback checks across the
         // module line: the core's public `@_noLocks` methods and `@inlinable` queue.
         .target(
-            name: "TactusJackSequencer", dependencies: ["CJack", "TactusCore", "TactusJack"],
+            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "TactusCore", "TactusJack", "FileIO"],
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
         .executableTarget(
             name: "tactus",
             dependencies: [
-                "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer",
+                "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer", "FileIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // libedit, for line editing, history and completion at tactus jack's prompt.
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // The test host: lilv, plus the C it needs (a variadic log) and the RT-check hooks.
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
         .target(name: "CTestHost"),
@@ -92,7 +96,7 @@ let package = Package(
         // Tools for the live host tests: probe logs to fixtures, ideal sessions.
         .executableTarget(
             name: "tactus-hosttest",
-            dependencies: ["TactusCore", "TactusOffline", "TactusJack", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["TactusCore", "TactusOffline", "TactusJack", "FileIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "TactusCoreTests",
             dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", .product(name: "BigInt", package: "BigInt")]),

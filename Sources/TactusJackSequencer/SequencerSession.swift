@@ -1,4 +1,5 @@
 import CJack
+import FileIO
 import Foundation
 import Synchronization
 import TactusCore
@@ -55,12 +56,12 @@ public enum SequencerSession {
         var editor: PatternEditor
         var firstText: [UInt8]
         if let file = options.patternFile {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw SequencerError(description: "cannot read the pattern file '\(file)'")
+            switch FileInput.read(file) {
+            case .success(let bytes): firstText = bytes
+            case .failure(let reason): throw SequencerError(description: "\(PatternEditor.displayPath(file)): cannot read it: \(reason)")
             }
-            firstText = [UInt8](data)
             do { editor = PatternEditor(pattern: try PatternParser.parse(bytes: firstText)) } catch {
-                throw SequencerError(description: "\(file):\(error.line): \(error.reasonText)")
+                throw SequencerError(description: "\(PatternEditor.displayPath(file)):\(error.line): \(error.reasonText)")
             }
         } else {
             firstText = DefaultPattern.bytes
@@ -92,7 +93,7 @@ public enum SequencerSession {
         var journal: JournalWriter? = nil
         if let folder = options.journal {
             do { journal = try JournalWriter(folder: folder, sampleRate: sampleRate, period: Int(jack_get_buffer_size(client))) } catch {
-                throw SequencerError(description: "cannot write the journal in '\(folder)': \(error)")
+                throw SequencerError(description: "cannot write the journal: \(error)")
             }
         }
         // The first pattern plays from the first cycle.
@@ -133,7 +134,10 @@ public enum SequencerSession {
 
         var prompt = Prompt(session: session, editor: editor, journal: journal, tty: tty, quiet: options.quiet)
         prompt.loop()
-        prompt.close()
+        let failures = prompt.close()
+        if !failures.isEmpty {
+            throw SequencerError(description: "the journal in '\(PatternEditor.displayPath(journal!.folder.path))' is incomplete: \(CappedList.inline(failures))")
+        }
     }
 
     /// Writes to standard output at once (no stdio buffering), so that answers,
@@ -215,6 +219,8 @@ struct Prompt {
     private var waiting: PatternSnapshot? = nil
     private var nextTag: UInt64 = 1
     private var input = LineReader(fd: 0)
+    /// On a terminal: libedit's line editing, history and completion.
+    private var lineEditor: LineEditor?
     private var edits = 0
     private var rejected = 0
 
@@ -229,14 +235,17 @@ struct Prompt {
     private var exchange: UnsafePointer<SnapshotExchange> { session.context.pointee.sequencer.pointee.handOver }
 
     mutating func loop() {
-        showPrompt()
+        if tty { lineEditor = LineEditor(prompt: "tactus> ") }
+        defer { lineEditor?.close() }
+        if lineEditor == nil { showPrompt() }
         while !quitSignal.load(ordering: .relaxed) {
             if serverGone.load(ordering: .relaxed) {
                 SequencerSession.printError("tactus jack: the JACK server shut the client down")
                 return
             }
             housekeeping()
-            switch input.next(timeoutMilliseconds: 20) {
+            let next = lineEditor != nil ? lineEditor!.next(timeoutMilliseconds: 20) : input.next(timeoutMilliseconds: 20)
+            switch next {
             case .timeout: continue
             case .end: return
             case .line(let line):
@@ -247,14 +256,22 @@ struct Prompt {
     }
 
     private func showPrompt() {
-        if tty {
+        if let lineEditor {
+            lineEditor.showPrompt()
+        } else if tty {
             SequencerSession.say("tactus> ", terminator: "")
         }
     }
 
     /// False to quit.
     private mutating func handle(_ line: String) -> Bool {
-        switch editor.run(line) {
+        for command in PatternEditor.commands(in: line) where !run(command) { return false }
+        return true
+    }
+
+    /// One command of a line; false to quit.
+    private mutating func run(_ command: String) -> Bool {
+        switch editor.run(command) {
         case .answer(let text):
             if !text.isEmpty { SequencerSession.say(text) }
         case .error(let text):
@@ -315,8 +332,9 @@ struct Prompt {
     }
 
     /// Stops the sequencer (note-offs for what sounds), lets the last edit
-    /// reach the journal, deactivates, reports.
-    mutating func close() {
+    /// reach the journal, deactivates, reports. Returns the journal's files
+    /// that could not be written.
+    mutating func close() -> [String] {
         let flags = session.context.pointee.flags
         // An edit still waiting goes out first, so that none is lost.
         var patience = 0
@@ -348,10 +366,11 @@ struct Prompt {
 
         // One line a person (or a test) can read: what was done, what went wrong.
         let xruns = xrunCount.load(ordering: .relaxed)
-        var report = "tactus jack: \(edits) edits, \(rejected) rejected; \(xruns) xruns, "
-            + "\(counters.failedWrites) events JACK could not take, \(statistics.droppedNoteOns) note-ons dropped"
+        let count = PatternEditor.counted
+        var report = "tactus jack: \(count(edits, "edit")), \(rejected) rejected; \(count(xruns, "xrun")), "
+            + "\(count(Int(counters.failedWrites), "event")) JACK could not take, \(count(Int(statistics.droppedNoteOns), "note-on")) dropped"
         report += "; longest callback \(counters.longestCallback) µs of a \(Int(1e6 * Double(jack_get_buffer_size(session.client)) / session.sampleRate)) µs cycle"
-        if counters.lostJournalEntries > 0 { report += ", \(counters.lostJournalEntries) journal entries lost" }
+        if counters.lostJournalEntries > 0 { report += ", \(counters.lostJournalEntries) journal entr\(counters.lostJournalEntries == 1 ? "y" : "ies") lost" }
         if session.options.rtcheck {
             let allocations = tactus_jack_rtcheck_allocations()
             let locks = tactus_jack_rtcheck_locks()
@@ -359,6 +378,7 @@ struct Prompt {
             if allocations + locks > 0 { report += " (first: \(String(cString: tactus_jack_rtcheck_first())))" }
         }
         SequencerSession.printError(report)
+        return journal?.failures ?? []
     }
 }
 

@@ -12,7 +12,7 @@ public struct OfflineRender {
         public var frame: Int64
         public var path: String
         public var message: String
-        public var description: String { "frame \(frame): pattern '\(path)' rejected, previous pattern kept: \(message)" }
+        public var description: String { "frame \(frame): pattern '\(QuotedText.quotedTail(Array(path.utf8), limit: 400))' rejected, previous pattern kept: \(message)" }
     }
 
     public struct Report: Sendable {
@@ -34,6 +34,9 @@ public struct OfflineRender {
     public var outputCapacity = 1 << 16
     /// Give every event its bar and beat (costs a little: blocks are rendered in steps).
     public var annotate = false
+    /// Asked after each block: true ends the render there (a failed write,
+    /// an output bound reached). The report then covers what was rendered.
+    public var shouldStop: (() -> Bool)?
     /// Sees every input the core receives, at its absolute frame (for tests and tracing).
     public var observer: ((Int64, DeliveredInput) -> Void)?
 
@@ -135,6 +138,7 @@ public struct OfflineRender {
             start += Int64(size)
             report.blocks += 1
             onBlock(blockEvents, start)
+            if let shouldStop, shouldStop() { break }
         }
         incoming?.destroy()
         renderer.install(nil)?.destroy()

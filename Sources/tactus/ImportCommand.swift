@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileIO
 import TactusCore
 
 /// `tactus import`: a Standard MIDI File as a pattern text (docs/midi-files.md, M10-M15).
