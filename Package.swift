@@ -98,6 +98,8 @@ let package = Package(
         .executableTarget(
             name: "tactus-lv2bench",
             dependencies: ["CLilv", "CTestHost", "LV2HostKit", "CBenchClock", "TactusOffline", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // The SMF reader alone on one file, timed (make bench, beside mido; BENCHMARKS.md).
+        .executableTarget(name: "tactus-smf-bench", dependencies: ["TactusCore"], path: "Benchmarks/SMFRead"),
         // Random sessions shared by the test targets.
         .target(name: "TactusTestSupport", dependencies: ["TactusCore", "TactusOffline"], path: "Tests/TactusTestSupport"),
         // Tools for the live host tests: probe logs to fixtures, ideal sessions.
