@@ -6,7 +6,7 @@
 #   make demo-offline  render the demo pattern over a transport with a tempo change and a loop
 #   make install       the bundle into ~/.lv2, or $(DESTDIR)$(PREFIX)/lib/lv2 when PREFIX is given
 #   make test-long     the property tests with 10^7 blocks
-#   make host-test     Tactus live in Ardour 7 (headless) and jalv on JACK, recorded and replayed
+#   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed
 #   make bench         benchmarks against x42 stepseq, QMidiArp and the seed algorithm; rewrites BENCHMARKS.md
 #   make fuzz          the three libFuzzer targets, 10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
 #   make soak          24 simulated hours at 96 kHz against the reference model (SOAK_HOURS)
@@ -71,7 +71,7 @@ test-unit:
 test: deps plugin validate load-without-swift test-unit fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
-HOST_PACKAGES := ardour jalv jackd2
+HOST_PACKAGES := ardour jalv jackd2 qtractor xvfb xdotool imagemagick
 
 tools: deps
 	$(SWIFT) build -c $(CONFIG) --product tactus
@@ -79,7 +79,7 @@ tools: deps
 	$(SWIFT) build -c $(CONFIG) --product tactus-hosttest
 	$(SWIFT) build -c $(CONFIG) --product TactusRTCheck
 
-# The live host tests need Ardour 7 and jalv; they install them if missing.
+# The live host tests need Ardour 7, jalv and Qtractor (with Xvfb and xdotool); they install them if missing.
 host-test: plugin tools
 	@scripts/install-deps $(HOST_PACKAGES)
 	@BUILD=$(BUILD_DIR) scripts/host-test
@@ -90,7 +90,7 @@ host-test: plugin tools
 # callback within its budget) is reported, not failed; make host-test fails it.
 host-test-if-possible: plugin tools
 	@if scripts/install-deps $(HOST_PACKAGES); then BUILD=$(BUILD_DIR) TACTUS_HOST_TEST_MACHINE_XRUNS=warn scripts/host-test; \
-	else echo "tactus: Ardour and jalv cannot be installed here: live host tests skipped (recordings replayed)"; fi
+	else echo "tactus: the live hosts (Ardour, jalv, Qtractor) cannot be installed here: live host tests skipped (recordings replayed)"; fi
 
 test-long: deps plugin
 	$(SWIFT) build -c $(CONFIG) --build-tests

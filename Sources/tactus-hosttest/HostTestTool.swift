@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TactusCore
 import TactusOffline
 
 /// Tools for the live host tests (scripts/host-test): turning what the probe
@@ -11,7 +12,10 @@ struct HostTestTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tactus-hosttest",
         abstract: "Host-test tools: import a probe log, idealize a session.",
-        subcommands: [ProbeImport.self, Idealize.self, AddLoop.self, JackAlign.self, EditStorm.self, SamePattern.self])
+        subcommands: [
+            ProbeImport.self, Idealize.self, AddLoop.self, JackAlign.self, EditStorm.self, SamePattern.self, QtractorSession.self,
+            QtractorIdeal.self, WrapLimit.self,
+        ])
 }
 
 struct ProbeImport: ParsableCommand {
