@@ -4,7 +4,9 @@
 #   make test          every test (installs what a fresh Debian machine lacks)
 #   make demo          Tactus in jalv on a private JACK server, recorded and checked against tactus render
 #   make demo-offline  render the demo pattern over a transport with a tempo change and a loop
-#   make install       the bundle into ~/.lv2, or $(DESTDIR)$(PREFIX)/lib/lv2 when PREFIX is given
+#   make install       the bundle into ~/.lv2 and tactus into ~/.local/bin, or into
+#                      $(DESTDIR)$(PREFIX)/lib/lv2 and $(DESTDIR)$(PREFIX)/bin when PREFIX is given
+#   make cli-test      the command line as a person meets it (Tests/CommandLine/cli-test)
 #   make test-long     the property tests with 10^7 blocks
 #   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed
 #   make bench         benchmarks against x42 stepseq, QMidiArp and the seed algorithm; rewrites BENCHMARKS.md
@@ -18,22 +20,39 @@ PREFIX     ?=
 DESTDIR    ?=
 BUILD_DIR  := .build/$(CONFIG)
 LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
-DEB_PACKAGES := build-essential pkg-config lv2-dev liblilv-dev lilv-utils sordi jackd2 libjack-jackd2-dev jalv
+# What building needs (the plugin, tactus), what the tests and the demo add.
+# scripts/install-deps names them under other distributions' names too, and
+# goes on when their headers and tools are present without dpkg.
+BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev
+TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido openttd-openmsx planetblupi-music-midi
+DEMO_PACKAGES  := jackd2 jalv
 ifeq ($(PREFIX),)
 LV2_INSTALL_DIR := $(DESTDIR)$(HOME)/.lv2
+BIN_INSTALL_DIR := $(DESTDIR)$(HOME)/.local/bin
 else
 LV2_INSTALL_DIR := $(DESTDIR)$(PREFIX)/lib/lv2
+BIN_INSTALL_DIR := $(DESTDIR)$(PREFIX)/bin
 endif
 
 .PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
+.PHONY: deps-test deps-demo cli-test cli-without-swift
 
 all: plugin cli
 
 deps:
-	@scripts/install-deps $(DEB_PACKAGES)
+	@scripts/install-deps $(BUILD_PACKAGES)
 
+deps-test:
+	@scripts/install-deps $(TEST_PACKAGES)
+
+deps-demo:
+	@scripts/install-deps $(DEMO_PACKAGES)
+
+# The Swift runtime and Foundation linked in: the tactus that make install
+# copies runs without the toolchain (libc, libjack and libedit stay shared).
+# (make test's own builds link them dynamically; make install rebuilds this.)
 cli: deps
-	$(SWIFT) build -c $(CONFIG) --product tactus
+	$(SWIFT) build -c $(CONFIG) --product tactus --static-swift-stdlib
 
 # The plugin target compiles the core in Embedded Swift: a slip out of its
 # subset, or an allocation on the audio path, fails here.
@@ -45,7 +64,7 @@ plugin: deps
 
 embedded-check: plugin
 
-validate: plugin
+validate: plugin deps-test
 	@lv2_validate plugin.lv2/*.ttl > .build/lv2_validate.log 2>&1 || true
 	@grep -q "Found 0 errors" .build/lv2_validate.log || { cat .build/lv2_validate.log; echo "tactus: lv2_validate found errors"; exit 1; }
 	@grep "Found 0 errors" .build/lv2_validate.log
@@ -57,23 +76,41 @@ validate: plugin
 
 # Load and run the bundle with /opt/swift hidden under an empty tmpfs, in a
 # private mount namespace (needs root, as CI has): no Swift toolchain needed.
-load-without-swift: plugin
+load-without-swift: plugin deps-test
 	@if [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null; then \
 	    unshare -m sh -c 'mount -t tmpfs none /opt/swift && echo "tactus: /opt/swift hidden: $$(ls -A /opt/swift | wc -l) entries" && \
 	        LV2_PATH=$(LV2_PATH_LOCAL) lv2bench urn:tactus:sequencer' && \
 	    echo "tactus: the plugin loads and runs with no Swift toolchain"; \
 	else echo "tactus: skipping the no-Swift load check (needs root for a mount namespace)"; fi
 
+# make install into a scratch folder, then the installed tactus run with
+# /opt/swift hidden (as load-without-swift does; needs root): its version, a
+# check, a render.
+cli-without-swift: cli
+	@rm -rf .build/install-check && $(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/.build/install-check > /dev/null
+	@echo "tactus: tactus needs: $$(ldd .build/install-check/usr/bin/tactus | awk '{print $$1}' | grep -v -e linux-vdso -e ld-linux | tr '\n' ' ')"
+	@if ldd .build/install-check/usr/bin/tactus | grep -q libswift; then echo "tactus: the installed tactus needs the Swift runtime"; exit 1; fi
+	@if [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null; then \
+	    unshare -m sh -c 'mount -t tmpfs none /opt/swift && echo "tactus: /opt/swift hidden: $$(ls -A /opt/swift | wc -l) entries" && \
+	        .build/install-check/usr/bin/tactus --version && .build/install-check/usr/bin/tactus check examples/demo.pattern && \
+	        .build/install-check/usr/bin/tactus render --pattern examples/demo.pattern --transport examples/demo.transport | grep -c " 9" ' && \
+	    echo "tactus: the installed tactus runs with no Swift toolchain"; \
+	else echo "tactus: skipping the no-Swift run of tactus (needs root for a mount namespace)"; fi
+
 test-unit:
 	$(SWIFT) build -c $(CONFIG) --build-tests
 	$(SWIFT) test -c $(CONFIG) --skip-build
 
-test: deps plugin validate load-without-swift test-unit fuzz-smoke host-test-if-possible
+# The command line as a person meets it: messages, exit statuses, a full disk, the prompt.
+cli-test: tools deps-test
+	@BUILD=$(BUILD_DIR) Tests/CommandLine/cli-test
+
+test: deps deps-test plugin validate load-without-swift cli-without-swift test-unit cli-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
 HOST_PACKAGES := ardour jalv jackd2 qtractor xvfb xdotool imagemagick
 
-tools: deps
+tools: deps deps-test
 	$(SWIFT) build -c $(CONFIG) --product tactus
 	$(SWIFT) build -c $(CONFIG) --product tactus-lv2host
 	$(SWIFT) build -c $(CONFIG) --product tactus-hosttest
@@ -97,7 +134,7 @@ test-long: deps plugin
 	TACTUS_PROPERTY_BLOCKS=10000000 $(SWIFT) test -c $(CONFIG) --skip-build \
 	    --filter 'DifferentialTests|PartitionInvarianceTests'
 
-demo: plugin cli
+demo: plugin cli deps-demo
 	@BUILD=$(BUILD_DIR) scripts/demo-jack
 
 demo-offline: cli
@@ -118,17 +155,23 @@ bench:
 	    || $(PYTHON) -m pip install --quiet matplotlib
 	@SWIFT=$(SWIFT) PYTHON=$(PYTHON) scripts/bench
 
-# Builds only when nothing is built yet, so that `make && sudo make install`
-# needs no Swift toolchain on root's PATH.
+# Builds only what is not built yet (or a tactus that needs the Swift runtime,
+# as make test leaves it), so that `make && sudo make install` needs no Swift
+# toolchain on root's PATH.
 install:
 	@[ -f plugin.lv2/tactus.so ] || $(MAKE) plugin
+	@if [ ! -x $(BUILD_DIR)/tactus ] || ldd $(BUILD_DIR)/tactus | grep -q libswiftCore; then $(MAKE) cli; fi
 	install -d $(LV2_INSTALL_DIR)/tactus.lv2
 	install -m 644 plugin.lv2/manifest.ttl plugin.lv2/tactus.ttl plugin.lv2/presets.ttl $(LV2_INSTALL_DIR)/tactus.lv2/
 	install -m 755 plugin.lv2/tactus.so $(LV2_INSTALL_DIR)/tactus.lv2/
-	@echo "tactus: installed $(LV2_INSTALL_DIR)/tactus.lv2"
+	install -d $(BIN_INSTALL_DIR)
+	install -m 755 $(BUILD_DIR)/tactus $(BIN_INSTALL_DIR)/tactus
+	@echo "tactus: installed $(LV2_INSTALL_DIR)/tactus.lv2 and $(BIN_INSTALL_DIR)/tactus"
+	@case ":$$PATH:" in *":$(patsubst $(DESTDIR)%,%,$(BIN_INSTALL_DIR)):"*) ;; \
+	    *) [ -n "$(DESTDIR)" ] || echo "tactus: $(BIN_INSTALL_DIR) is not on your PATH; add it, or run $(BIN_INSTALL_DIR)/tactus" ;; esac
 
 uninstall:
-	rm -rf $(LV2_INSTALL_DIR)/tactus.lv2
+	rm -rf $(LV2_INSTALL_DIR)/tactus.lv2 $(BIN_INSTALL_DIR)/tactus
 
 clean:
 	rm -rf .build plugin.lv2/tactus.so
@@ -157,17 +200,22 @@ FUZZ_SAN     := -sanitize=fuzzer
 FUZZ_CSAN    :=
 FUZZ_LINK    := -sanitize=fuzzer
 endif
-FUZZ_TARGETS := plugin-run pattern-parser state-restore
+FUZZ_TARGETS := plugin-run pattern-parser state-restore smf-reader
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS    ?= 10000000
 FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -I Fuzz/Modules -I $(FUZZ_DIR)
 FUZZ_HOSTED  := $(shell find -L Sources/TactusLV2Hosted -name '*.swift' 2>/dev/null | sort)
+FUZZ_HOSTKIT := $(sort $(wildcard Sources/LV2HostKit/*.swift))
 FUZZ_CHECKS  := $(sort $(wildcard Fuzz/Targets/*.swift))
 
 # (Kept: make would delete these as intermediates of the pattern rule below.)
 .SECONDARY: $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o
 
-$(FUZZ_DIR)/clv2-%.o: Sources/CLV2/%.c Sources/CLV2/include/CLV2.h
+$(FUZZ_DIR)/clv2-shim.o: Sources/CLV2/shim.c Sources/CLV2/include/CLV2.h
+	@mkdir -p $(FUZZ_DIR)
+	clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CLV2/include $< -o $@
+
+$(FUZZ_DIR)/clv2-descriptor.o: Sources/CLV2Descriptor/descriptor.c Sources/CLV2/include/CLV2.h
 	@mkdir -p $(FUZZ_DIR)
 	clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CLV2/include $< -o $@
 
@@ -175,7 +223,13 @@ $(FUZZ_DIR)/log_capture.o: Sources/CInProcessHost/log_capture.c Sources/CInProce
 	@mkdir -p $(FUZZ_DIR)
 	clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CInProcessHost/include $< -o $@
 
-$(FUZZ_DIR)/TactusLV2Hosted.o: $(FUZZ_HOSTED) Sources/CLV2/include/CLV2.h Sources/CInProcessHost/include/CInProcessHost.h Fuzz/Modules/module.modulemap
+# The host kit, without coverage: the fuzzers steer the plugin, not the host.
+$(FUZZ_DIR)/LV2HostKit.o: $(FUZZ_HOSTKIT) Sources/CLV2/include/CLV2.h Fuzz/Modules/module.modulemap
+	@mkdir -p $(FUZZ_DIR)
+	$(FUZZ_SWIFTC) -module-name LV2HostKit $(FUZZ_SAN) -wmo -emit-module \
+	    -emit-module-path $(FUZZ_DIR)/LV2HostKit.swiftmodule -c $(FUZZ_HOSTKIT) -o $@
+
+$(FUZZ_DIR)/TactusLV2Hosted.o: $(FUZZ_HOSTED) $(FUZZ_DIR)/LV2HostKit.o Sources/CLV2/include/CLV2.h Sources/CInProcessHost/include/CInProcessHost.h Fuzz/Modules/module.modulemap
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_SWIFTC) -module-name TactusLV2Hosted $(FUZZ_SAN) -sanitize-coverage=edge,inline-8bit-counters,pc-table -wmo -emit-module \
 	    -emit-module-path $(FUZZ_DIR)/TactusLV2Hosted.swiftmodule -c $(FUZZ_HOSTED) -o $@
@@ -185,7 +239,7 @@ $(FUZZ_DIR)/TactusFuzzTargets.o: $(FUZZ_CHECKS) $(FUZZ_DIR)/TactusLV2Hosted.o
 	    -emit-module-path $(FUZZ_DIR)/TactusFuzzTargets.swiftmodule -c $(FUZZ_CHECKS) -o $@
 
 # (The linker's "Cannot export local symbol" warnings about ASan's helpers are noise.)
-$(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(FUZZ_DIR)/TactusFuzzTargets.o $(FUZZ_DIR)/TactusLV2Hosted.o \
+$(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(FUZZ_DIR)/TactusFuzzTargets.o $(FUZZ_DIR)/TactusLV2Hosted.o $(FUZZ_DIR)/LV2HostKit.o \
 	    $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/log_capture.o
 	@rm -f $@
 	$(FUZZ_SWIFTC) -module-name fuzz_$(subst -,_,$*) $(FUZZ_LINK) $^ -o $@ 2>&1 | grep -v "Cannot export local symbol" || true

@@ -43,6 +43,11 @@ struct EditModel {
             case .accepted(let text):
                 inUse = text
                 expectsStateChanged = true
+                // An accepted pattern clears the error a person sees (an empty one is sent).
+                if let held = error, !held.text.isEmpty || held.prefixOnly {
+                    error = ([], false)
+                    expectsError = true
+                }
             case .rejected(let message, let prefixOnly):
                 error = (Array(message.utf8), prefixOnly)
                 expectsError = true
@@ -116,12 +121,22 @@ struct EditModel {
     /// What loading a pattern file gives.
     static func loadFile(_ path: [UInt8]) -> Result {
         let name = QuotedText.quotedTail(path)
-        for suffix in [".mid", ".midi", ".MID", ".smf"] where path.count >= suffix.utf8.count && path.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
-            return .rejected("pattern file rejected, the pattern in use stays: \(name): Standard MIDI Files are not supported yet; use a pattern text file")
-        }
         let cPath = path.prefix { $0 != 0 }
         guard let bytes = FuzzFixtures.contents(String(decoding: cPath, as: UTF8.self)) else {
             return .rejected("pattern file rejected, the pattern in use stays: \(name): ", prefixOnly: true)
+        }
+        if MIDIFileReader.looksLikeMIDIFile(bytes) {
+            // A Standard MIDI File is imported with the defaults (docs/midi-files.md M10-M15).
+            do throws(MIDIFileError) {
+                let file = try MIDIFileReader().read(bytes)
+                do throws(MIDIImportError) {
+                    return .accepted(Array(try MIDIFileImport.importPattern(file, options: MIDIImportOptions(track: file.format == 2 ? 1 : nil)).text.utf8))
+                } catch {
+                    return .rejected("pattern file rejected, the pattern in use stays: \(name): \(error.message)")
+                }
+            } catch {
+                return .rejected("pattern file rejected, the pattern in use stays: \(name): \(error.message)")
+            }
         }
         do {
             _ = try PatternParser.parse(bytes: bytes)

@@ -1,4 +1,3 @@
-// Compiled here and, through a link, in the TactusJackSequencer module.
 import CJack
 
 /// One cycle's JACK transport as a client sees it (`jack_transport_query`),

@@ -1,4 +1,6 @@
+import FileIO
 import Foundation
+import TactusCore
 
 /// Writes what a `tactus jack` session did as a session description that
 /// `tactus render` and `tactus verify` replay: `session.transport` (the
@@ -12,6 +14,10 @@ import Foundation
 /// the cycle at frame F is written at F-1: an edit takes effect at the start
 /// of the block after the one it arrives in (timing contract §5).
 ///
+/// Every file is written whole or not at all (`AtomicFile`); what could not be
+/// written is kept in `failures` with the system's reason, and the session
+/// ends with exit status 1.
+///
 /// Thread: the prompt thread. Not realtime.
 struct JournalWriter {
     let folder: URL
@@ -24,11 +30,13 @@ struct JournalWriter {
     private var installed: Set<UInt64> = []
     private var lastInstalled: UInt64 = 0
     private let period: Int
+    /// Files that could not be written, as messages (`cannot write 'PATH': No space left on device`).
+    private(set) var failures: [String] = []
 
-    init(folder: String, sampleRate: Double, period: Int) throws {
+    init(folder: String, sampleRate: Double, period: Int) throws(FileWriteError) {
         self.folder = URL(fileURLWithPath: folder, isDirectory: true)
         self.period = period
-        try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+        try Folder.create(folder)
         script = """
             tactus-transport 1
             # What a tactus jack session did, written as it ran: the positions the
@@ -71,9 +79,7 @@ struct JournalWriter {
             frameTimes += "\(entry.frame) \(entry.snapshot)\n"
         case .installed:
             let name = JournalWriter.fileName(tag: entry.snapshot)
-            if let text = texts[entry.snapshot] {
-                try? Data(text).write(to: folder.appendingPathComponent(name))
-            }
+            if let text = texts[entry.snapshot] { save(text, as: name) }
             installed.insert(entry.snapshot)
             lastInstalled = entry.snapshot
             // Edits made before this one and never installed were replaced within one cycle.
@@ -86,10 +92,17 @@ struct JournalWriter {
     /// the pattern that played last.
     mutating func finish(endFrame: Int64) {
         script += "\(max(endFrame, 1)) end\n"
-        try? script.write(to: folder.appendingPathComponent("session.transport"), atomically: true, encoding: .utf8)
-        try? frameTimes.write(to: folder.appendingPathComponent("frame-times.txt"), atomically: true, encoding: .utf8)
-        if let text = try? Data(contentsOf: folder.appendingPathComponent(JournalWriter.fileName(tag: lastInstalled))) {
-            try? text.write(to: folder.appendingPathComponent("last.pattern"))
+        save(Array(script.utf8), as: "session.transport")
+        save(Array(frameTimes.utf8), as: "frame-times.txt")
+        if case .success(let text) = FileInput.read(folder.appendingPathComponent(JournalWriter.fileName(tag: lastInstalled)).path) {
+            save(text, as: "last.pattern")
+        }
+    }
+
+    private mutating func save(_ bytes: [UInt8], as name: String) {
+        do { try AtomicFile.write(bytes, to: folder.appendingPathComponent(name).path) } catch {
+            SequencerSession.printError("tactus jack: journal: \(error)")
+            failures.append(error.description)
         }
     }
 

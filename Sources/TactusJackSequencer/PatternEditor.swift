@@ -1,4 +1,6 @@
+import FileIO
 import Foundation
+import TactusCore
 
 /// The pattern being edited at `tactus jack`'s prompt, and the commands that
 /// edit it. Runs on the prompt's thread (not realtime: it allocates); every
@@ -27,20 +29,31 @@ public struct PatternEditor {
 
     public static let help = """
         show                          the pattern, notes numbered
-        add START DUR KEY VEL [CH]    add a note (beats as 1, 3.5 or 1/3)
+        add START DUR KEY VEL [CH]    add a note (beats as 1, 3.5 or 1/3; KEY as 60 or C4, F#2, Bb3)
         remove N                      remove note N (as numbered by show)
         remove START KEY [CH]         remove the notes at START on KEY (channel 1 by default)
         length L                      the loop length, in beats
         clear                         remove every note
         load FILE                     replace the pattern with a pattern file
-        save FILE                     write the pattern to a file
+        save FILE                     write the pattern to a file (FILE.mid: a Standard MIDI File)
         play | stop | locate BEAT     JACK transport
         quit
+        Several commands on a line are separated by ';'. Middle C (60) is C4.
         """
 
-    /// Runs one prompt line (`#` starts a comment).
+    /// The commands of a prompt line: the comment cut off (a `#` right after a
+    /// note letter is a sharp, as in pattern files), then split at `;`.
+    public static func commands(in line: String) -> [String] {
+        let bytes = Array(line.utf8)
+        let content = bytes[..<PatternParser.commentStart(in: bytes)]
+        return content.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Runs one command (`commands(in:)` splits a line into them; a comment
+    /// here is cut off too).
     public mutating func run(_ line: String) -> Outcome {
-        let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let bytes = Array(line.utf8)
+        let content = String(decoding: bytes[..<PatternParser.commentStart(in: bytes)], as: UTF8.self)
         let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
         guard let command = words.first else { return .answer("") }
         let args = Array(words.dropFirst())
@@ -54,7 +67,7 @@ public struct PatternEditor {
         case "clear":
             let n = pattern.notes.count
             pattern.notes.removeAll()
-            return .changed("cleared \(n) notes")
+            return .changed("cleared \(PatternEditor.counted(n, "note"))")
         case "load": return load(args)
         case "save": return save(args)
         case "play": return args.isEmpty ? .transport(.play) : .error("play: takes nothing")
@@ -70,10 +83,13 @@ public struct PatternEditor {
     }
 
     public func show() -> String {
-        var out = "length \(PatternWriter.beatText(pattern.length))  (\(pattern.notes.count) notes)"
+        var out = "length \(PatternWriter.beatText(pattern.length))  (\(PatternEditor.counted(pattern.notes.count, "note")))"
         for (i, n) in pattern.notes.enumerated() {
-            out += "\n\(i + 1): note \(PatternWriter.beatText(n.start)) \(PatternWriter.beatText(n.duration)) \(n.key) \(n.velocity)"
-            if n.channel != 1 { out += " \(n.channel)" }
+            var line = "\(i + 1): note \(PatternWriter.beatText(n.start)) \(PatternWriter.beatText(n.duration)) \(n.key) \(n.velocity)"
+            if n.channel != 1 { line += " \(n.channel)" }
+            // The key's name beside its number, as a comment: the line stays pattern text.
+            line += String(repeating: " ", count: max(2, 28 - line.count)) + "# " + NoteName.name(n.key)
+            out += "\n" + line
         }
         return out
     }
@@ -101,7 +117,7 @@ public struct PatternEditor {
             pattern.notes.remove(at: index - 1)
             return .changed("removed note \(index)")
         }
-        guard args.count == 2 || args.count == 3, let start = PatternEditor.beats(args[0]), let key = UInt8(args[1]), key < 128 else {
+        guard args.count == 2 || args.count == 3, let start = PatternEditor.beats(args[0]), let key = PatternEditor.key(args[1]) else {
             return .error("remove: takes N, or START KEY [CHANNEL]")
         }
         let channel = args.count == 3 ? UInt8(args[2]) : 1
@@ -109,8 +125,8 @@ public struct PatternEditor {
         let before = pattern.notes.count
         pattern.notes.removeAll { $0.start == start && $0.key == key && $0.channel == channel }
         let removed = before - pattern.notes.count
-        guard removed > 0 else { return .error("remove: no note starts at \(args[0]) on key \(key), channel \(channel)") }
-        return .changed("removed \(removed) note\(removed == 1 ? "" : "s")")
+        guard removed > 0 else { return .error("remove: no note starts at \(args[0]) on key \(key) (\(NoteName.name(key))), channel \(channel)") }
+        return .changed("removed \(PatternEditor.counted(removed, "note"))")
     }
 
     private mutating func length(_ args: [String]) -> Outcome {
@@ -120,7 +136,9 @@ public struct PatternEditor {
         do { newLength = try PatternParser.parse(text).length } catch { return .error("length: \(error.reasonText)") }
         let outside = pattern.notes.indices.filter { pattern.notes[$0].start >= newLength }.map { String($0 + 1) }
         guard outside.isEmpty else {
-            return .error("length: notes \(outside.joined(separator: ", ")) start at or after \(args[0]); remove them first")
+            // A few note numbers and a count: 65,536 of them would be one line of 400 KB.
+            let which = outside.count == 1 ? "note \(outside[0]) starts" : "\(outside.count) notes start (\(CappedList.inline(outside)))"
+            return .error("length: \(which) at or after \(args[0]); remove \(outside.count == 1 ? "it" : "them") first")
         }
         pattern.length = newLength
         return .changed("length \(PatternWriter.beatText(newLength))")
@@ -128,26 +146,44 @@ public struct PatternEditor {
 
     private mutating func load(_ args: [String]) -> Outcome {
         guard args.count == 1 else { return .error("load: takes one file") }
-        guard let data = FileManager.default.contents(atPath: args[0]) else {
-            // FileManager does not say why; the C library does.
-            let reason = access(args[0], R_OK) == 0 ? "cannot read it" : String(cString: strerror(errno))
-            return .error("load: cannot read '\(args[0])': \(reason)")
+        let path = PatternEditor.displayPath(args[0])
+        let bytes: [UInt8]
+        switch FileInput.read(args[0]) {
+        case .success(let b): bytes = b
+        case .failure(let reason): return .error("load: cannot read '\(path)': \(reason)")
+        }
+        if MIDIFileReader.looksLikeMIDIFile(bytes) {
+            // A Standard MIDI File, imported with the defaults (docs/midi-files.md M10-M15).
+            do {
+                let file = try MIDIFileReader().read(bytes)
+                pattern = try MIDIFileImport.importPattern(file, options: MIDIImportOptions(track: file.format == 2 ? 1 : nil)).pattern
+                return .changed("loaded \(path): \(PatternEditor.counted(pattern.notes.count, "note"))")
+            } catch let error as MIDIFileError {
+                return .error("load: \(path): \(error.message); the pattern is unchanged")
+            } catch {
+                return .error("load: \(path): \((error as? MIDIImportError)?.message ?? "\(error)"); the pattern is unchanged")
+            }
         }
         do {
-            pattern = try PatternParser.parse(bytes: [UInt8](data))
-            return .changed("loaded \(args[0]): \(pattern.notes.count) notes")
+            pattern = try PatternParser.parse(bytes: bytes)
+            return .changed("loaded \(path): \(PatternEditor.counted(pattern.notes.count, "note"))")
         } catch {
-            return .error("load: \(args[0]):\(error.line): \(error.reasonText); the pattern is unchanged")
+            return .error("load: \(path):\(error.line): \(error.reasonText); the pattern is unchanged")
         }
     }
 
     private func save(_ args: [String]) -> Outcome {
         guard args.count == 1 else { return .error("save: takes one file") }
         do {
-            try PatternWriter.text(for: pattern).write(toFile: args[0], atomically: true, encoding: .utf8)
-            return .answer("saved \(args[0])")
+            if args[0].lowercased().hasSuffix(".mid") || args[0].lowercased().hasSuffix(".midi") {
+                // A Standard MIDI File at 120 bpm with the exact loop length (docs/midi-files.md M16-M19).
+                try AtomicFile.write(PatternExport.export(pattern).bytes, to: args[0])
+                return .answer("saved \(PatternEditor.displayPath(args[0]))")
+            }
+            try AtomicFile.write(PatternWriter.text(for: pattern), to: args[0])
+            return .answer("saved \(PatternEditor.displayPath(args[0]))")
         } catch {
-            return .error("save: cannot write '\(args[0])': \(error.localizedDescription)")
+            return .error("save: \(error.description); nothing was written")
         }
     }
 
@@ -155,6 +191,17 @@ public struct PatternEditor {
     static func beats(_ text: String) -> BeatRational? {
         try? PatternParser.parse("tactus-pattern 1\nlength 1000000\nnote \(text) 1 60 100\n").notes.first?.start
     }
+
+    /// A key as the pattern format writes it: `60`, `C4`, `F#2`, `Bb3`.
+    static func key(_ text: String) -> UInt8? {
+        try? PatternParser.parse("tactus-pattern 1\nlength 1\nnote 0 1 \(text) 100\n").notes.first?.key
+    }
+
+    /// `1 note`, `2 notes`.
+    static func counted(_ n: Int, _ singular: String) -> String { "\(n) \(singular)\(n == 1 ? "" : "s")" }
+
+    /// A path as messages quote it (control characters as `\xNN`).
+    static func displayPath(_ path: String) -> String { QuotedText.quotedTail(Array(path.utf8), limit: 400) }
 
     /// A number as a person writes it: `120`, `133.7`.
     static func numberText(_ value: Double) -> String {

@@ -1,6 +1,10 @@
 import CJack
+import CRTCheckHooks
+import FileIO
 import Foundation
 import Synchronization
+import TactusCore
+import TactusJack
 
 /// How `tactus jack` runs: the command line's options.
 public struct SequencerOptions: Sendable {
@@ -53,12 +57,12 @@ public enum SequencerSession {
         var editor: PatternEditor
         var firstText: [UInt8]
         if let file = options.patternFile {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw SequencerError(description: "cannot read the pattern file '\(file)'")
+            switch FileInput.read(file) {
+            case .success(let bytes): firstText = bytes
+            case .failure(let reason): throw SequencerError(description: "\(PatternEditor.displayPath(file)): cannot read it: \(reason)")
             }
-            firstText = [UInt8](data)
             do { editor = PatternEditor(pattern: try PatternParser.parse(bytes: firstText)) } catch {
-                throw SequencerError(description: "\(file):\(error.line): \(error.reasonText)")
+                throw SequencerError(description: "\(PatternEditor.displayPath(file)):\(error.line): \(error.reasonText)")
             }
         } else {
             firstText = DefaultPattern.bytes
@@ -78,24 +82,24 @@ public enum SequencerSession {
         guard let midiOut = jack_port_register(client, "midi_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0),
             let controlIn = jack_port_register(client, "control", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0)
         else { throw SequencerError(description: "cannot register the MIDI ports") }
-        if options.rtcheck && tactus_jack_rtcheck_init() != 1 {
+        if options.rtcheck && tactus_rtcheck_hooks_init() != 1 {
             throw SequencerError(description: "--rtcheck needs the interposer preloaded: LD_PRELOAD=.../libTactusRTCheck.so")
         }
 
         let sampleRate = Double(jack_get_sample_rate(client))
-        let session = SessionState(sampleRate: sampleRate, client: client, midiOut: midiOut, controlIn: controlIn, options: options)
+        // The first pattern plays from the first cycle.
+        let first = PatternSnapshot.make(editor.pattern, text: firstText, tag: 0)
+        let session = SessionState(sampleRate: sampleRate, client: client, midiOut: midiOut, controlIn: controlIn, options: options, pattern: first)
         defer { session.free() }
         var journal: JournalWriter? = nil
         if let folder = options.journal {
             do { journal = try JournalWriter(folder: folder, sampleRate: sampleRate, period: Int(jack_get_buffer_size(client))) } catch {
-                throw SequencerError(description: "cannot write the journal in '\(folder)': \(error)")
+                throw SequencerError(description: "cannot write the journal: \(error)")
             }
         }
         // The first pattern plays from the first cycle.
-        let first = PatternSnapshot.make(editor.pattern, text: firstText, tag: 0)
         journal?.recordEdit(tag: 0, text: firstText)
         journal?.write(JournalEntry(kind: .installed, frame: 0, snapshot: 0))
-        _ = session.context.pointee.renderer.pointee.install(first)
 
         signal(SIGINT) { _ in quitSignal.store(true, ordering: .relaxed) }
         signal(SIGTERM) { _ in quitSignal.store(true, ordering: .relaxed) }
@@ -131,7 +135,10 @@ public enum SequencerSession {
 
         var prompt = Prompt(session: session, editor: editor, journal: journal, tty: tty, quiet: options.quiet)
         prompt.loop()
-        prompt.close()
+        let failures = prompt.close()
+        if !failures.isEmpty {
+            throw SequencerError(description: "the journal in '\(PatternEditor.displayPath(journal!.folder.path))' is incomplete: \(CappedList.inline(failures))")
+        }
     }
 
     /// Writes to standard output at once (no stdio buffering), so that answers,
@@ -159,18 +166,17 @@ final class SessionState {
     let options: SequencerOptions
     let sampleRate: Double
 
-    init(sampleRate: Double, client: OpaquePointer, midiOut: OpaquePointer, controlIn: OpaquePointer, options: SequencerOptions) {
+    init(
+        sampleRate: Double, client: OpaquePointer, midiOut: OpaquePointer, controlIn: OpaquePointer, options: SequencerOptions,
+        pattern: PatternSnapshot
+    ) {
         self.client = client
         self.options = options
         self.sampleRate = sampleRate
-        let renderer = UnsafeMutablePointer<BlockRenderer>.allocate(capacity: 1)
-        renderer.initialize(to: BlockRenderer(sampleRate: sampleRate))
-        let midi = UnsafeMutablePointer<MIDIEventBuffer>.allocate(capacity: 1)
-        midi.initialize(to: MIDIEventBuffer(storageCapacity: 8192))
+        let sequencer = UnsafeMutablePointer<Sequencer>.allocate(capacity: 1)
+        sequencer.initialize(to: Sequencer(sampleRate: sampleRate, eventCapacity: 8192, pattern: pattern))
         let follower = UnsafeMutablePointer<JackTransportFollower>.allocate(capacity: 1)
         follower.initialize(to: JackTransportFollower())
-        let exchange = UnsafeMutablePointer<SnapshotExchange>.allocate(capacity: 1)
-        exchange.initialize(to: SnapshotExchange(capacity: SessionState.pendingCapacity))
         let journal = UnsafeMutablePointer<SPSCQueue<JournalEntry>>.allocate(capacity: 1)
         journal.initialize(to: SPSCQueue(capacity: 1 << 16))
         let counters = UnsafeMutablePointer<ProcessCounters>.allocate(capacity: 1)
@@ -180,25 +186,18 @@ final class SessionState {
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)
         context = .allocate(capacity: 1)
         context.initialize(to: ProcessContext(
-            client: client, midiOut: midiOut, controlIn: controlIn, renderer: renderer, midi: midi, follower: follower,
-            exchange: exchange, journal: journal, counters: counters, flags: flags, scratch: scratch,
+            client: client, midiOut: midiOut, controlIn: controlIn, sequencer: sequencer, follower: follower,
+            journal: journal, counters: counters, flags: flags, scratch: scratch,
             rtcheck: options.rtcheck, journaling: options.journal != nil))
         clock = .allocate(capacity: 1)
         clock.initialize(to: MasterClock(sampleRate: sampleRate, beatsPerMinute: options.beatsPerMinute, beatsPerBar: options.beatsPerBar))
     }
 
-    /// Snapshots in flight to the process callback at most.
-    static var pendingCapacity: Int { 16 }
-
     /// After the client is deactivated: frees everything, snapshots included.
     func free() {
         let c = context.pointee
-        if let playing = c.renderer.pointee.install(nil) { playing.destroy() }
-        if let waiting = c.counters.pointee.unretired { waiting.destroy() }
-        c.renderer.deinitialize(count: 1).deallocate()
-        c.midi.deinitialize(count: 1).deallocate()
+        c.sequencer.deinitialize(count: 1).deallocate()  // frees every snapshot it holds
         c.follower.deinitialize(count: 1).deallocate()
-        c.exchange.deinitialize(count: 1).deallocate()
         c.journal.deinitialize(count: 1).deallocate()
         c.counters.deinitialize(count: 1).deallocate()
         c.flags.deinitialize(count: 1).deallocate()
@@ -221,6 +220,8 @@ struct Prompt {
     private var waiting: PatternSnapshot? = nil
     private var nextTag: UInt64 = 1
     private var input = LineReader(fd: 0)
+    /// On a terminal: libedit's line editing, history and completion.
+    private var lineEditor: LineEditor?
     private var edits = 0
     private var rejected = 0
 
@@ -232,17 +233,20 @@ struct Prompt {
         self.quiet = quiet
     }
 
-    private var exchange: UnsafeMutablePointer<SnapshotExchange> { session.context.pointee.exchange }
+    private var exchange: UnsafePointer<SnapshotExchange> { session.context.pointee.sequencer.pointee.handOver }
 
     mutating func loop() {
-        showPrompt()
+        if tty { lineEditor = LineEditor(prompt: "tactus> ") }
+        defer { lineEditor?.close() }
+        if lineEditor == nil { showPrompt() }
         while !quitSignal.load(ordering: .relaxed) {
             if serverGone.load(ordering: .relaxed) {
                 SequencerSession.printError("tactus jack: the JACK server shut the client down")
                 return
             }
             housekeeping()
-            switch input.next(timeoutMilliseconds: 20) {
+            let next = lineEditor != nil ? lineEditor!.next(timeoutMilliseconds: 20) : input.next(timeoutMilliseconds: 20)
+            switch next {
             case .timeout: continue
             case .end: return
             case .line(let line):
@@ -253,14 +257,22 @@ struct Prompt {
     }
 
     private func showPrompt() {
-        if tty {
+        if let lineEditor {
+            lineEditor.showPrompt()
+        } else if tty {
             SequencerSession.say("tactus> ", terminator: "")
         }
     }
 
     /// False to quit.
     private mutating func handle(_ line: String) -> Bool {
-        switch editor.run(line) {
+        for command in PatternEditor.commands(in: line) where !run(command) { return false }
+        return true
+    }
+
+    /// One command of a line; false to quit.
+    private mutating func run(_ command: String) -> Bool {
+        switch editor.run(command) {
         case .answer(let text):
             if !text.isEmpty { SequencerSession.say(text) }
         case .error(let text):
@@ -321,8 +333,9 @@ struct Prompt {
     }
 
     /// Stops the sequencer (note-offs for what sounds), lets the last edit
-    /// reach the journal, deactivates, reports.
-    mutating func close() {
+    /// reach the journal, deactivates, reports. Returns the journal's files
+    /// that could not be written.
+    mutating func close() -> [String] {
         let flags = session.context.pointee.flags
         // An edit still waiting goes out first, so that none is lost.
         var patience = 0
@@ -346,7 +359,7 @@ struct Prompt {
         jack_deactivate(session.client)
         housekeeping()
         let counters = session.context.pointee.counters.pointee
-        let statistics = session.context.pointee.renderer.pointee.statistics
+        let statistics = session.context.pointee.sequencer.pointee.renderer.statistics
         let closedAt = flags.pointee.closedAt.load(ordering: .acquiring)
         journal?.finish(endFrame: closedAt >= 0 ? closedAt : counters.processed)
         if let superseded = waiting { superseded.destroy() }
@@ -354,17 +367,19 @@ struct Prompt {
 
         // One line a person (or a test) can read: what was done, what went wrong.
         let xruns = xrunCount.load(ordering: .relaxed)
-        var report = "tactus jack: \(edits) edits, \(rejected) rejected; \(xruns) xruns, "
-            + "\(counters.failedWrites) events JACK could not take, \(statistics.droppedNoteOns) note-ons dropped"
+        let count = PatternEditor.counted
+        var report = "tactus jack: \(count(edits, "edit")), \(rejected) rejected; \(count(xruns, "xrun")), "
+            + "\(count(Int(counters.failedWrites), "event")) JACK could not take, \(count(Int(statistics.droppedNoteOns), "note-on")) dropped"
         report += "; longest callback \(counters.longestCallback) µs of a \(Int(1e6 * Double(jack_get_buffer_size(session.client)) / session.sampleRate)) µs cycle"
-        if counters.lostJournalEntries > 0 { report += ", \(counters.lostJournalEntries) journal entries lost" }
+        if counters.lostJournalEntries > 0 { report += ", \(counters.lostJournalEntries) journal entr\(counters.lostJournalEntries == 1 ? "y" : "ies") lost" }
         if session.options.rtcheck {
-            let allocations = tactus_jack_rtcheck_allocations()
-            let locks = tactus_jack_rtcheck_locks()
+            let allocations = tactus_rtcheck_hooks_allocations()
+            let locks = tactus_rtcheck_hooks_locks()
             report += "; rtcheck: \(allocations) allocator calls, \(locks) lock calls in \(flags.pointee.cycles.load(ordering: .relaxed)) process cycles"
-            if allocations + locks > 0 { report += " (first: \(String(cString: tactus_jack_rtcheck_first())))" }
+            if allocations + locks > 0 { report += " (first: \(String(cString: tactus_rtcheck_hooks_first())))" }
         }
         SequencerSession.printError(report)
+        return journal?.failures ?? []
     }
 }
 

@@ -1,17 +1,18 @@
 import CLV2
 
 // The LV2 entry points: each function of the plugin's lifetime, forwarding to
-// the `Plugin` instance. Port indices follow tactus.ttl. The descriptor and the
+// the `Plugin` instance. Port indices follow tactus.ttl (through CLV2.h). The descriptor and the
 // extension interfaces that point to them are constant tables in C
 // (Sources/CLV2/descriptor.c): Swift globals would be written, or borrowed
 // inout, at each call, a data race when two host threads call lv2_descriptor
 // or extension_data at once (found by the thread sanitizer). Public, so that
 // Embedded Swift emits them although only C refers to them.
 
+/// The port indices, from CLV2 (where the project's hosts take them too).
 enum Port {
-    static var control: UInt32 { 0 }
-    static var midiOut: UInt32 { 1 }
-    static var notify: UInt32 { 2 }
+    static var control: UInt32 { TACTUS_PORT_CONTROL }
+    static var midiOut: UInt32 { TACTUS_PORT_MIDI_OUT }
+    static var notify: UInt32 { TACTUS_PORT_NOTIFY }
 }
 
 @_cdecl("tactus_instantiate")
@@ -38,23 +39,20 @@ public func instantiate(
             "the host provides no worker (work:schedule): the pattern plays and state restore works, but patch:Set edits are refused")
     }
 
-    var renderer = BlockRenderer(sampleRate: sampleRate)
     let defaultText = DefaultPattern.bytes
     // The built-in pattern always parses (a test checks it); instantiate is not realtime.
-    if case .loaded(let snapshot) = PatternLoading.fromText(defaultText) { _ = renderer.install(snapshot) }
-
+    var first: PatternSnapshot? = nil
+    if case .loaded(let snapshot) = PatternLoading.fromText(defaultText) { first = snapshot }
     let audio = UnsafeMutablePointer<AudioSide>.allocate(capacity: 1)
-    audio.initialize(to: AudioSide(renderer: renderer))
-    let midi = UnsafeMutablePointer<MIDIEventBuffer>.allocate(capacity: 1)
-    midi.initialize(to: MIDIEventBuffer(storageCapacity: PluginLimits.midiEvents))
+    audio.initialize(to: AudioSide(sequencer: Sequencer(sampleRate: sampleRate, eventCapacity: PluginLimits.midiEvents, pattern: first)))
     let control = UnsafeMutablePointer<ControlSide>.allocate(capacity: 1)
     control.initialize(to: ControlSide(mutex: tactus_mutex_new(), latestText: defaultText, latestSource: nil))
     let shared = UnsafeMutablePointer<SharedSide>.allocate(capacity: 1)
     shared.initialize(to: SharedSide(
         sampleRate: sampleRate, log: UnsafePointer(log), schedule: UnsafePointer(schedule),
-        exchange: SnapshotExchange(capacity: 16), reclaimInWorker: schedule != nil))
+        exchange: audio.pointee.sequencer.handOver, reclaimInWorker: schedule != nil))
     let plugin = UnsafeMutablePointer<Plugin>.allocate(capacity: 1)
-    plugin.initialize(to: Plugin(audio: audio, midi: midi, control: control, shared: shared, uris: UnsafePointer(uris)))
+    plugin.initialize(to: Plugin(audio: audio, control: control, shared: shared, uris: UnsafePointer(uris)))
     return LV2_Handle(plugin)
 }
 
@@ -80,25 +78,19 @@ public func run(_ handle: LV2_Handle?, _ frameCount: UInt32) {
 @_cdecl("tactus_deactivate")
 public func deactivate(_ handle: LV2_Handle?) {
     // Every sounding note ends (at the first frame of the next block run) and the transport is forgotten.
-    Plugin.from(handle).audio.pointee.renderer.deactivate()
+    Plugin.from(handle).audio.pointee.sequencer.deactivate()
 }
 
 @_cdecl("tactus_cleanup")
 public func cleanup(_ handle: LV2_Handle?) {
     let raw = handle!.assumingMemoryBound(to: Plugin.self)
     let plugin = raw.pointee
-    plugin.audio.pointee.renderer.install(nil)?.destroy()
-    plugin.audio.pointee.incoming?.destroy()
-    while let s = plugin.audio.pointee.unretired.pop() { s.destroy() }
-    plugin.reclaim()
     tactus_mutex_free(plugin.control.pointee.mutex)
-    plugin.audio.deinitialize(count: 1)
+    plugin.audio.deinitialize(count: 1)  // the sequencer frees every snapshot it holds
     plugin.audio.deallocate()
-    plugin.midi.deinitialize(count: 1)
-    plugin.midi.deallocate()
     plugin.control.deinitialize(count: 1)
     plugin.control.deallocate()
-    plugin.shared.deinitialize(count: 1)  // frees what the queues still hold
+    plugin.shared.deinitialize(count: 1)
     plugin.shared.deallocate()
     UnsafeMutablePointer(mutating: plugin.uris).deallocate()
     raw.deinitialize(count: 1)

@@ -1,28 +1,21 @@
 import CLV2
 
 extension Plugin {
-    /// `run()`: the eg-metro pattern. Install a pattern the worker or a restore
-    /// prepared (block start, §5); walk the control input in time order,
-    /// rendering up to each event and then applying it; write the block's MIDI;
-    /// send what the notify port owes.
+    /// `run()`: the eg-metro pattern. The sequencer installs a pattern the
+    /// worker or a restore prepared (block start, §5); walk the control input
+    /// in time order, letting it render up to each event and then apply it;
+    /// write the block's MIDI; send what the notify port owes.
     @_noLocks
     func run(frameCount: Int) {
         let a = audio
         let u = uris
-        // Nearly every block has no pattern to install and owes no
-        // notification: both are found out here, without a call, as an idle
-        // block's cost is mostly such overheads.
-        if a.pointee.unretired.count > 0 || a.pointee.incoming != nil || shared.pointee.exchange.hasPending {
-            installPreparedPattern()
-        }
-
         var midiOut = AtomSequenceWriter(a.pointee.midiPort, sequenceType: u.pointee.atomSequence)
         var notifyOut = AtomSequenceWriter(a.pointee.notifyPort, sequenceType: u.pointee.atomSequence)
         // Each note-on and note-off is a 3-byte MIDI event: the port's free space bounds the block's events.
         // A connected port with less room than a sequence header holds no event: note-offs then wait
         // for room and note-ons are dropped (reading (g)); only an unconnected port plays to nowhere.
-        midi.pointee.reset(capacity: a.pointee.midiPort == nil ? midi.pointee.storageCapacity : midiOut.room(forBodiesOf: 3))
-        a.pointee.renderer.beginBlock(frameCount: frameCount, output: &midi.pointee)
+        let room = a.pointee.midiPort == nil ? a.pointee.sequencer.eventStorageCapacity : midiOut.room(forBodiesOf: 3)
+        a.pointee.sequencer.beginBlock(frameCount: frameCount, eventCapacity: room)
 
         var input = AtomSequenceReader(a.pointee.controlPort, sequenceType: u.pointee.atomSequence)
         while let event = input.next() {
@@ -32,11 +25,11 @@ extension Plugin {
                     MIDIInput.isAllNotesOff(
                         status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self))
                 {
-                    a.pointee.renderer.allNotesOff(atOffset: offset, output: &midi.pointee)
+                    a.pointee.sequencer.allNotesOff(atOffset: offset)
                 }
             } else if var object = AtomObjectReader(event.atom, uris: u) {
                 if object.objectType == u.pointee.timePosition {
-                    a.pointee.renderer.apply(decodePosition(&object), atOffset: offset, output: &midi.pointee)
+                    a.pointee.sequencer.apply(decodePosition(&object), atOffset: offset)
                 } else if object.objectType == u.pointee.patchSet {
                     patchSet(&object)
                 } else if object.objectType == u.pointee.patchGet {
@@ -44,44 +37,13 @@ extension Plugin {
                 }
             }
         }
-        a.pointee.renderer.endBlock(output: &midi.pointee)
+        a.pointee.sequencer.endBlock()
 
-        for e in midi.pointee.events {
+        for e in a.pointee.sequencer.events {
             _ = midiOut.appendMIDI(frames: e.offset, type: u.pointee.midiEvent, e.status, e.data1, e.data2)
         }
-        let owed = a.pointee.notifications
-        if owed.error || owed.stateChanged || owed.pattern || owed.patternFile || owed.droppedNoteOns
-            || a.pointee.renderer.statistics.droppedNoteOns != a.pointee.reportedDrops
-        {
-            sendNotifications(&notifyOut)
-        }
-    }
-
-    /// At a block start: the worker's pattern, then a restored one, which wins
-    /// when both are waiting (a restore replaces the whole state; `save()`
-    /// stores whichever the non-realtime side accepted last).
-    @_noLocks
-    func installPreparedPattern() {
-        let a = audio
-        while let s = a.pointee.unretired.pop() {
-            if !shared.pointee.exchange.retire(s) {
-                a.pointee.unretired.push(s)
-                break
-            }
-        }
-        if let snapshot = a.pointee.incoming {
-            a.pointee.incoming = nil
-            if let old = a.pointee.renderer.install(snapshot) { retire(old) }
-            a.pointee.notifications.stateChanged = true
-            a.pointee.notifications.pattern = true
-            // A file chooser shows the file now in use (sent only when the pattern came from a file).
-            a.pointee.notifications.patternFile = true
-        }
-        let playing = a.pointee.renderer.pattern != nil
-        if let snapshot = shared.pointee.exchange.takePending(replacing: playing) {
-            if let old = a.pointee.renderer.install(snapshot) { retire(old) }
-            a.pointee.notifications.pattern = true
-        }
+        let owed = a.pointee.sequencer.takeOwed()
+        if !owed.isEmpty { send(owed, to: &notifyOut) }
     }
 
     /// A `time:Position` as the core reads it: every key as a number; a key of
@@ -147,46 +109,51 @@ extension Plugin {
         }
         let a = audio
         // No property: every parameter (the last error only when asked for by name).
-        if property == nil || property == u.pattern { a.pointee.notifications.pattern = true }
-        if property == nil || property == u.patternFile { a.pointee.notifications.patternFile = true }
-        if property == nil || property == u.droppedNoteOns { a.pointee.notifications.droppedNoteOns = true }
-        if property == u.error { a.pointee.notifications.error = true }
+        if property == nil || property == u.pattern { a.pointee.sequencer.owe(.pattern) }
+        if property == nil || property == u.patternFile { a.pointee.sequencer.owe(.patternFile) }
+        if property == nil || property == u.droppedNoteOns { a.pointee.sequencer.owe(.droppedNoteOns) }
+        if property == u.error { a.pointee.sequencer.owe(.error) }
     }
 
-    /// Everything owed on the notify port, at the start of the block.
+    /// Everything owed, on the notify port at the start of the block; and a
+    /// reclaim request to the worker when replaced snapshots wait to be freed.
     @_noLocks
-    func sendNotifications(_ out: inout AtomSequenceWriter) {
+    func send(_ owed: OwedNotifications, to out: inout AtomSequenceWriter) {
         let a = audio
         let u = uris
-        if a.pointee.notifications.error {
-            _ = out.appendPatchSet(frames: 0, uris: u, property: u.pointee.error, valueType: u.pointee.atomString, bytes: a.pointee.error.bytes)
+        if owed.contains(.error) {
+            _ = out.appendPatchSet(frames: 0, uris: u, property: u.pointee.error, valueType: u.pointee.atomString, bytes: a.pointee.sequencer.lastError.bytes)
         }
-        if a.pointee.notifications.stateChanged {
+        if owed.contains(.stateChanged) {
             _ = out.appendObject(frames: 0, uris: u, objectType: u.pointee.stateChanged)
         }
-        if let pattern = a.pointee.renderer.pattern {
-            if a.pointee.notifications.pattern {
+        if let pattern = a.pointee.sequencer.renderer.pattern {
+            if owed.contains(.pattern) {
                 let text = UnsafeRawBufferPointer(pattern.text)
                 if !out.appendPatchSet(frames: 0, uris: u, property: u.pointee.pattern, valueType: u.pointee.atomString, bytes: text),
                     out.isConnected
                 {
-                    a.pointee.error.clear()
-                    a.pointee.error.append("the pattern text (")
-                    a.pointee.error.append(text.count)
-                    a.pointee.error.append(" bytes) does not fit the notify port; it is in the saved state")
-                    _ = out.appendPatchSet(frames: 0, uris: u, property: u.pointee.error, valueType: u.pointee.atomString, bytes: a.pointee.error.bytes)
+                    a.pointee.sequencer.lastError.clear()
+                    a.pointee.sequencer.lastError.append("the pattern text (")
+                    a.pointee.sequencer.lastError.append(text.count)
+                    a.pointee.sequencer.lastError.append(" bytes) does not fit the notify port; it is in the saved state")
+                    _ = out.appendPatchSet(
+                        frames: 0, uris: u, property: u.pointee.error, valueType: u.pointee.atomString, bytes: a.pointee.sequencer.lastError.bytes)
                 }
             }
-            if a.pointee.notifications.patternFile, let source = pattern.source {
+            if owed.contains(.patternFile), let source = pattern.source {
                 _ = out.appendPatchSet(frames: 0, uris: u, property: u.pointee.patternFile, valueType: u.pointee.atomPath, bytes: UnsafeRawBufferPointer(source))
             }
         }
-        let drops = a.pointee.renderer.statistics.droppedNoteOns
-        if drops != a.pointee.reportedDrops || a.pointee.notifications.droppedNoteOns {
+        if owed.contains(.droppedNoteOns) {
+            let drops = a.pointee.sequencer.renderer.statistics.droppedNoteOns
             if out.appendPatchSet(frames: 0, uris: u, property: u.pointee.droppedNoteOns, long: drops) {
-                a.pointee.reportedDrops = drops
+                a.pointee.sequencer.droppedNoteOnsReported(drops)
             }
         }
-        a.pointee.notifications = PendingNotifications()
+        if owed.contains(.reclaim), shared.pointee.reclaimInWorker, let schedule = shared.pointee.schedule {
+            var header = WorkRequest(kind: WorkRequest.reclaim, length: 0)
+            _ = withUnsafeBytes(of: &header) { tactus_schedule_work(schedule, UInt32($0.count), $0.baseAddress) }
+        }
     }
 }

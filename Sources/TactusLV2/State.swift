@@ -76,9 +76,9 @@ extension Plugin {
             log(uris.pointee.logError, message)
             return LV2_STATE_ERR_UNKNOWN
         case .loaded(let snapshot):
-            guard shared.pointee.exchange.offer(snapshot) else {
+            guard shared.pointee.exchange.pointee.offer(snapshot) else {
                 snapshot.destroy()
-                log(uris.pointee.logError, "state not applied: too many restores are waiting for the audio thread")
+                log(uris.pointee.logError, PatternLoading.busyMessage)
                 return LV2_STATE_ERR_NO_SPACE
             }
             accept(snapshot)
@@ -100,14 +100,5 @@ struct FeatureList {
             f += 1
         }
         return nil
-    }
-
-    func contains(_ uri: UnsafePointer<CChar>) -> Bool {
-        guard var f = features else { return false }
-        while let feature = f.pointee {
-            if strcmp(feature.pointee.URI, uri) == 0 { return true }
-            f += 1
-        }
-        return false
     }
 }

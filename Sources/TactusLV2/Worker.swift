@@ -45,11 +45,11 @@ extension Plugin {
         }
         let header = MemoryLayout<WorkRequest>.size
         guard payload.count <= a.pointee.request.capacity - header else {
-            a.pointee.error.clear()
-            a.pointee.error.append("pattern edit rejected: ")
-            a.pointee.error.append(payload.count)
-            a.pointee.error.append(" bytes is more than a pattern message may hold; use the pattern file parameter")
-            a.pointee.notifications.error = true
+            a.pointee.sequencer.lastError.clear()
+            a.pointee.sequencer.lastError.append("pattern edit rejected: ")
+            a.pointee.sequencer.lastError.append(payload.count)
+            a.pointee.sequencer.lastError.append(" bytes is more than a pattern message may hold; use the pattern file parameter")
+            a.pointee.sequencer.owe(.error)
             requestReport()
             return
         }
@@ -60,11 +60,11 @@ extension Plugin {
         }
         let status = tactus_schedule_work(schedule, UInt32(header + payload.count), base)
         if status != LV2_WORKER_SUCCESS {
-            a.pointee.error.clear()
-            a.pointee.error.append("pattern edit rejected: the host's worker had no room for ")
-            a.pointee.error.append(header + payload.count)
-            a.pointee.error.append(" bytes; use the pattern file parameter")
-            a.pointee.notifications.error = true
+            a.pointee.sequencer.lastError.clear()
+            a.pointee.sequencer.lastError.append("pattern edit rejected: the host's worker had no room for ")
+            a.pointee.sequencer.lastError.append(header + payload.count)
+            a.pointee.sequencer.lastError.append(" bytes; use the pattern file parameter")
+            a.pointee.sequencer.owe(.error)
         }
     }
 
@@ -72,9 +72,7 @@ extension Plugin {
     /// and logged by the worker.
     @_noLocks
     func reportError(_ message: StaticString) {
-        audio.pointee.error.clear()
-        audio.pointee.error.append(message)
-        audio.pointee.notifications.error = true
+        audio.pointee.sequencer.report(message)
         requestReport()
     }
 
@@ -84,7 +82,7 @@ extension Plugin {
     func requestReport() {
         guard let schedule = shared.pointee.schedule else { return }
         let a = audio
-        let text = a.pointee.error.bytes
+        let text = a.pointee.sequencer.lastError.bytes
         let header = MemoryLayout<WorkRequest>.size
         let count = min(text.count, a.pointee.request.capacity - header)
         let base = a.pointee.request.base
@@ -108,11 +106,16 @@ extension Plugin {
         let payloadSize = min(Int(header.length), size - MemoryLayout<WorkRequest>.size)
         let payload = UnsafeRawBufferPointer(start: data + MemoryLayout<WorkRequest>.size, count: payloadSize)
         switch header.kind {
-        case WorkRequest.patternText:
-            let result = PatternLoading.fromText(Array(payload))
-            answer(result, respond: respond, handle: handle)
-        case WorkRequest.patternFile:
-            let result = PatternLoading.fromFile(path: Array(payload))
+        case WorkRequest.patternText, WorkRequest.patternFile:
+            // A ticket first: when the audio thread has stopped taking patterns, say so
+            // rather than build one more that could not be handed over.
+            guard shared.pointee.exchange.pointee.reserve() else {
+                answer(.rejected(PatternLoading.busyMessage), respond: respond, handle: handle)
+                return LV2_WORKER_SUCCESS
+            }
+            let result = header.kind == WorkRequest.patternText
+                ? PatternLoading.fromText(Array(payload)) : PatternLoading.fromFile(path: Array(payload))
+            if case .rejected = result { shared.pointee.exchange.pointee.release() }
             answer(result, respond: respond, handle: handle)
         case WorkRequest.report:
             log(uris.pointee.logError, String(decoding: payload, as: UTF8.self))
@@ -124,7 +127,10 @@ extension Plugin {
 
     private func answer(_ result: PatternLoading.Result, respond: LV2_Worker_Respond_Function?, handle: LV2_Worker_Respond_Handle?) {
         guard let respond else {
-            if case .loaded(let snapshot) = result { snapshot.destroy() }
+            if case .loaded(let snapshot) = result {
+                snapshot.destroy()
+                shared.pointee.exchange.pointee.release()
+            }
             return
         }
         switch result {
@@ -134,6 +140,7 @@ extension Plugin {
             let status = withUnsafeBytes(of: &response) { tactus_worker_respond(respond, handle, UInt32($0.count), $0.baseAddress) }
             if status != LV2_WORKER_SUCCESS {
                 snapshot.destroy()
+                shared.pointee.exchange.pointee.release()
                 log(uris.pointee.logError, "the host's worker could not pass the new pattern back; the pattern in use stays")
             }
         case .rejected(let message):
@@ -171,13 +178,10 @@ extension Plugin {
         switch response.kind {
         case WorkResponse.accepted:
             guard let raw = response.snapshot else { return }
-            if let older = a.pointee.incoming { retire(older) }
-            a.pointee.incoming = PatternSnapshot(opaque: raw)
+            a.pointee.sequencer.receive(prepared: PatternSnapshot(opaque: raw))
         case WorkResponse.rejected:
             let length = min(Int(response.length), size - MemoryLayout<WorkResponse>.size)
-            a.pointee.error.clear()
-            a.pointee.error.append(UnsafeRawBufferPointer(start: data + MemoryLayout<WorkResponse>.size, count: length))
-            a.pointee.notifications.error = true
+            a.pointee.sequencer.report(UnsafeRawBufferPointer(start: data + MemoryLayout<WorkResponse>.size, count: length))
         default:
             break
         }
@@ -189,6 +193,12 @@ enum PatternLoading {
     enum Result {
         case loaded(PatternSnapshot)
         case rejected(String)
+    }
+
+    /// Every ticket of the exchange is taken: the audio thread has not taken
+    /// the patterns already waiting (a host that stopped calling `run()`).
+    static var busyMessage: String {
+        "pattern rejected, the pattern in use stays: \(SnapshotExchange.defaultBudget) patterns are already waiting for the audio thread; try again when it runs"
     }
 
     static func fromText(_ bytes: [UInt8], source: [UInt8]? = nil, origin: String = "") -> Result {
@@ -204,9 +214,6 @@ enum PatternLoading {
         // Quoted, not raw: a NUL in the path would cut the logged message
         // before its reason, and a long path would push the reason out.
         let name = QuotedText.quotedTail(path)
-        if endsWith(path, ".mid") || endsWith(path, ".midi") || endsWith(path, ".MID") || endsWith(path, ".smf") {
-            return .rejected("pattern file rejected, the pattern in use stays: \(name): Standard MIDI Files are not supported yet; use a pattern text file")
-        }
         var zeroTerminated = path.map { CChar(bitPattern: $0) }
         zeroTerminated.append(0)
         var size = 0
@@ -217,13 +224,24 @@ enum PatternLoading {
         }
         let bytes = Array(UnsafeBufferPointer(start: data, count: size))
         free(data)
+        if MIDIFileReader.looksLikeMIDIFile(bytes) { return fromMIDIFile(bytes, source: path, origin: "\(name): ") }
         return fromText(bytes, source: path, origin: "\(name): ")
     }
 
-    static func endsWith(_ bytes: [UInt8], _ suffix: StaticString) -> Bool {
-        let n = suffix.utf8CodeUnitCount
-        guard bytes.count >= n else { return false }
-        for i in 0..<n where bytes[bytes.count - n + i] != suffix.utf8Start[i] { return false }
-        return true
+    /// A Standard MIDI File imported with the defaults (docs/midi-files.md,
+    /// M10-M15; track 1 of a format 2 file); the snapshot keeps the imported
+    /// pattern text, which the state saves with the file's path.
+    static func fromMIDIFile(_ bytes: [UInt8], source: [UInt8], origin: String) -> Result {
+        do throws(MIDIFileError) {
+            let file = try MIDIFileReader().read(bytes)
+            do throws(MIDIImportError) {
+                let imported = try MIDIFileImport.importPattern(file, options: MIDIImportOptions(track: file.format == 2 ? 1 : nil))
+                return .loaded(PatternSnapshot.make(imported.pattern, text: Array(imported.text.utf8), source: source))
+            } catch {
+                return .rejected("pattern file rejected, the pattern in use stays: \(origin)\(error.message)")
+            }
+        } catch {
+            return .rejected("pattern file rejected, the pattern in use stays: \(origin)\(error.message)")
+        }
     }
 }

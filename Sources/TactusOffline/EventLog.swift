@@ -91,7 +91,7 @@ public enum EventLog {
             let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             guard let first = words.first else { continue }
-            guard let frame = Int64(first) else { throw ParseError(line: n, reason: "'\(first)' is not a frame number") }
+            guard let frame = Int64(first) else { throw ParseError(line: n, reason: "'\(QuotedText.quoted(Array(first.utf8)))' is not a frame number") }
             let bytes = words.dropFirst().compactMap { UInt8($0, radix: 16) }
             guard !bytes.isEmpty, bytes.count == words.count - 1 else {
                 throw ParseError(line: n, reason: "expected FRAME followed by MIDI bytes in hex")

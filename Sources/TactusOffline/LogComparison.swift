@@ -34,7 +34,7 @@ public struct LogComparison: Sendable {
             let where_ = position.map { " (\($0.barBeatText))" } ?? ""
             switch (expected, recorded) {
             case let (e?, r?):
-                let off = r.frame == e.frame ? "" : " (\(r.frame - e.frame) frames off)"
+                let off = r.frame == e.frame ? "" : " (\(r.frame - e.frame) frame\(abs(r.frame - e.frame) == 1 ? "" : "s") off)"
                 return "frame \(frame)\(where_): expected '\(EventLog.line(e))', recorded '\(EventLog.line(r))'\(off)"
             case let (e?, nil):
                 return "frame \(e.frame)\(where_): expected '\(EventLog.line(e))', recorded nothing in its place"

@@ -115,7 +115,11 @@ extension TransportScript {
         var sawEnd = false
         var lastFrame: Int64 = 0
         var lineNumber = 0
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        // As pattern files: a UTF-8 byte-order mark is an editor's artefact. Lines
+        // end at LF, CR LF, or a bare CR (old Mac editors), all alike.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        let isLineEnd: (Character) -> Bool = { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: isLineEnd) {
             lineNumber += 1
             let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
@@ -157,7 +161,7 @@ extension TransportScript {
                 tolerance = (n, words.dropFirst(2).joined(separator: " "))
             default:
                 guard let frame = Int64(first), frame >= 0 else {
-                    throw fail("expected a setting (rate, send, keys, round-ticks, floor-ticks, atom, pattern, blocks, tolerance) or a frame number, found '\(first)'")
+                    throw fail("expected a setting (rate, send, keys, round-ticks, floor-ticks, atom, pattern, blocks, tolerance) or a frame number, found '\(quotedScriptText(first))'")
                 }
                 guard frame >= lastFrame else { throw fail("frame \(frame) is before the previous action's frame \(lastFrame)") }
                 lastFrame = frame
@@ -224,14 +228,14 @@ extension TransportScript {
                     }
                     action = .get(args.first)
                 default:
-                    throw fail("unknown action '\(words[1])'")
+                    throw fail("unknown action '\(quotedScriptText(words[1]))'")
                 }
                 actions.append(TimedAction(frame: frame, action: action, line: lineNumber))
             }
         }
         guard sawHeader else { throw TransportScriptError(line: max(lineNumber, 1), reason: "the first statement must be 'tactus-transport 1'") }
         // A final line feed ends the last line; it does not start another.
-        let lastLine = text.hasSuffix("\n") ? lineNumber - 1 : lineNumber
+        let lastLine = text.last.map(isLineEnd) == true ? lineNumber - 1 : lineNumber
         guard sawEnd else { throw TransportScriptError(line: lastLine + 1, reason: "the script has no 'FRAME end' line saying how long to render") }
     }
 
@@ -252,7 +256,7 @@ extension TransportScript {
             if arg == "blank" { blank = true; continue }
             let kv = arg.split(separator: "=", maxSplits: 1).map(String.init)
             guard kv.count == 2, let key = PositionKey(rawValue: kv[0]) else {
-                throw TransportScriptError(line: line, reason: "'position' takes key=value pairs with keys \(PositionKey.allCases.map(\.rawValue).joined(separator: ", ")); found '\(arg)'")
+                throw TransportScriptError(line: line, reason: "'position' takes key=value pairs with keys \(PositionKey.allCases.map(\.rawValue).joined(separator: ", ")); found '\(quotedScriptText(arg))'")
             }
             let typed = kv[1].split(separator: ":", maxSplits: 1).map(String.init)
             let text = typed[0]
@@ -260,14 +264,14 @@ extension TransportScript {
             if typed.count == 2 {
                 switch typed[1] {
                 case "s": value = .string(text)
-                case "i": guard let v = Int32(text) else { throw TransportScriptError(line: line, reason: "'\(text)' is not a 32-bit integer") }; value = .int(v)
-                case "l": guard let v = Int64(text) else { throw TransportScriptError(line: line, reason: "'\(text)' is not a 64-bit integer") }; value = .long(v)
-                case "f": guard let v = Float(text) else { throw TransportScriptError(line: line, reason: "'\(text)' is not a number") }; value = .float(v)
-                case "d": guard let v = Double(text) else { throw TransportScriptError(line: line, reason: "'\(text)' is not a number") }; value = .double(v)
-                default: throw TransportScriptError(line: line, reason: "unknown type ':\(typed[1])' (use :i :l :f :d or :s)")
+                case "i": guard let v = Int32(text) else { throw TransportScriptError(line: line, reason: "'\(quotedScriptText(text))' is not a 32-bit integer") }; value = .int(v)
+                case "l": guard let v = Int64(text) else { throw TransportScriptError(line: line, reason: "'\(quotedScriptText(text))' is not a 64-bit integer") }; value = .long(v)
+                case "f": guard let v = Float(text) else { throw TransportScriptError(line: line, reason: "'\(quotedScriptText(text))' is not a number") }; value = .float(v)
+                case "d": guard let v = Double(text) else { throw TransportScriptError(line: line, reason: "'\(quotedScriptText(text))' is not a number") }; value = .double(v)
+                default: throw TransportScriptError(line: line, reason: "unknown type ':\(quotedScriptText(typed[1]))' (use :i :l :f :d or :s)")
                 }
             } else {
-                guard let v = Double(text) else { throw TransportScriptError(line: line, reason: "'\(text)' is not a number (add ':s' to send a string)") }
+                guard let v = Double(text) else { throw TransportScriptError(line: line, reason: "'\(quotedScriptText(text))' is not a number (add ':s' to send a string)") }
                 switch key {
                 case .frame, .bar:
                     guard v.isFinite, v == v.rounded(), v.magnitude < 9.2e18 else { value = .double(v); break }
@@ -284,3 +288,6 @@ extension TransportScript {
         return HostPosition(fields: fields, asBlank: blank)
     }
 }
+
+/// Text from a script as a message quotes it (control characters as `\xNN`, as every message does).
+private func quotedScriptText(_ text: String) -> String { QuotedText.quoted(Array(text.utf8)) }

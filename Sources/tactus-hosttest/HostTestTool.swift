@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileIO
 import Foundation
 import TactusCore
 import TactusOffline
@@ -64,9 +65,9 @@ struct ProbeImport: ParsableCommand {
             }
         }
         session += "\(last + 1) end\n"
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        try session.write(toFile: out + "/session.transport", atomically: true, encoding: .utf8)
-        try log.write(toFile: out + "/recorded.log", atomically: true, encoding: .utf8)
+        try Folder.create(out)
+        try AtomicFile.write(session, to: out + "/session.transport")
+        try AtomicFile.write(log, to: out + "/recorded.log")
         print("tactus-hosttest: \(positions) positions and \(events) MIDI events from \(probeLog)"
             + (hostNoteOffs > 0 ? "; \(hostNoteOffs) note-offs with a velocity (the host's own, at stops) left out" : ""))
     }
@@ -94,7 +95,7 @@ struct AddLoop: ParsableCommand {
         let location = "<Location id=\"9000001\" name=\"Loop\" start=\"a\(Int64(start))\" end=\"a\(Int64(end))\" flags=\"IsAutoLoop,IsHidden\" locked=\"0\" timestamp=\"1700000000\" cue=\"0\"/>"
         guard text.contains("<Locations/>") else { throw ValidationError("no empty <Locations/> in \(sessionFile)") }
         text = text.replacingOccurrences(of: "<Locations/>", with: "<Locations>\n    \(location)\n  </Locations>")
-        try text.write(toFile: sessionFile, atomically: true, encoding: .utf8)
+        try AtomicFile.write(text, to: sessionFile)
         print("tactus-hosttest: loop range from frame \(map.frame(atBeat: startBeat)) to \(map.frame(atBeat: endBeat))")
     }
 }
@@ -185,7 +186,7 @@ struct Idealize: ParsableCommand {
             rewritten += 1
         }
         if out.hasSuffix("\n\n") { out.removeLast() }
-        try out.write(toFile: output, atomically: true, encoding: .utf8)
+        try AtomicFile.write(out, to: output)
         print("tactus-hosttest: \(rewritten) positions rewritten to exact beats")
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileIO
 import Foundation
 import TactusCore
 import TactusJack
@@ -119,7 +120,7 @@ struct JackAlign: ParsableCommand {
         }
         var log = "# tactus event log: MIDI recorded from tactus jack, in the frames of its journal (its own cycles)\n"
         for e in moved { log += EventLog.line(e) + "\n" }
-        try log.write(toFile: journal + "/recorded.log", atomically: true, encoding: .utf8)
+        try AtomicFile.write(log, to: journal + "/recorded.log")
 
         // The positions, rebuilt from the recorder's cycles that tactus jack ran too.
         var follower = JackTransportFollower()
@@ -159,9 +160,9 @@ struct JackAlign: ParsableCommand {
         merged.sort { ($0.frame, $0.order) < ($1.frame, $1.order) }
         for m in merged where m.frame < end { session += "\(m.frame) \(m.text)\n" }
         session += "\(end) end\n"
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        try session.write(toFile: out + "/session.transport", atomically: true, encoding: .utf8)
-        try log.write(toFile: out + "/recorded.log", atomically: true, encoding: .utf8)
+        try Folder.create(out)
+        try AtomicFile.write(session, to: out + "/session.transport")
+        try AtomicFile.write(log, to: out + "/recorded.log")
 
         print("tactus-hosttest: \(moved.count) events, \(noteOns) note-ons; "
             + "\(journalScript.timed.filter { $0.text.hasPrefix("pattern ") }.count) edits installed")
@@ -246,7 +247,7 @@ struct EditStorm: ParsableCommand {
         }
         var expected = "tactus-pattern 1\nlength \(PatternWriter.beatText(length))\n"
         for n in notes { expected += "note \(n.text)\n" }
-        try expected.write(toFile: expect, atomically: true, encoding: .utf8)
+        try AtomicFile.write(expected, to: expect)
         lines.append("save \(save)")
         lines.append("quit")
 

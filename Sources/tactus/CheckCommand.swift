@@ -4,17 +4,27 @@ import TactusCore
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate pattern files; print what is wrong, with the line.")
+        abstract: "Validate pattern files; print what is wrong, with the line.",
+        discussion: """
+            Prints FILE: ok, N notes, loop length L beats for a good file, and \
+            FILE:LINE: REASON on standard error for a bad one. '-' reads standard \
+            input. Exit status: 0 when every file is good, 1 when one is bad or \
+            cannot be read, 2 for a wrong command line.
+            """)
 
-    @Argument(help: "Pattern text files.")
+    @Argument(help: "Pattern text files ('-' for standard input).")
     var patterns: [String]
+
+    func validate() throws {
+        guard !patterns.isEmpty else { throw ValidationError("give at least one pattern file, or '-' for standard input") }
+    }
 
     func run() throws {
         var failed = false
         for path in patterns {
             switch PatternFile.load(path) {
             case .success(let (pattern, _)):
-                print("\(path): ok, \(pattern.notes.count) notes, loop length \(PatternWriter.beatText(pattern.length)) beats")
+                print("\(displayPath(path)): ok, \(counted(pattern.notes.count, "note")), loop length \(PatternWriter.beatText(pattern.length)) \(pattern.length == BeatRational(1) ? "beat" : "beats")")
             case .failure(let error):
                 printError(error.description)
                 failed = true

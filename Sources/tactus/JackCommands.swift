@@ -1,7 +1,9 @@
 import ArgumentParser
+import FileIO
 import Foundation
 import Synchronization
 import TactusCore
+import enum TactusJackSequencer.CappedList
 import TactusJack
 import TactusOffline
 
@@ -31,13 +33,13 @@ struct JackTransportCommand: ParsableCommand {
     @Flag(help: "Start, stop and locate only; publish no bar/beat/tick (JACK with no timebase master).") var noBbt = false
 
     func run() throws {
-        let text = try String(contentsOfFile: script, encoding: .utf8)
+        let text = try TextFile.text(script)
         let parsed: TransportScript
-        do { parsed = try TransportScript(parsing: text) } catch { throw CommandFailure("\(script):\(error.line): \(error.reason)") }
+        do { parsed = try TransportScript(parsing: text) } catch { throw CommandFailure("\(displayPath(script)):\(error.line): \(error.reason)") }
         let jack: JackClient
         do { jack = try JackClient(name: "tactus-transport", server: server) } catch { throw CommandFailure(error.description) }
         let master = TimebaseMaster(jack: jack, script: parsed, ticksPerBeat: ticksPerBeat)
-        guard master.unsupported.isEmpty else { throw CommandFailure(master.unsupported.joined(separator: "\n")) }
+        guard master.unsupported.isEmpty else { throw CommandFailure(CappedList.lines(master.unsupported, noun: "more unsupported action")) }
         let ports = waitFor.split(separator: ",").map(String.init)
         let deadline = Date().addingTimeInterval(10)
         while !ports.allSatisfy(jack.hasPort), Date() < deadline { usleep(20_000) }
@@ -110,14 +112,18 @@ struct JackRecordCommand: ParsableCommand {
             }
         }
         recorder.stop()
-        log.flush()
-        log.close()
-        if let cycles { try cycleLog.write(toFile: cycles, atomically: true, encoding: .utf8) }
+        // Each file is complete or not written; every failure is reported, then exit status 1.
+        var failures: [String] = []
+        do { try log.finish() } catch { failures.append(error.description) }
+        if let cycles {
+            do { try AtomicFile.write(cycleLog, to: cycles) } catch { failures.append(error.description) }
+        }
         if let jalvScript {
             script += "\(max(lastCycleEnd, 1)) end\n"
-            try script.write(toFile: jalvScript, atomically: true, encoding: .utf8)
+            do { try AtomicFile.write(script, to: jalvScript) } catch { failures.append(error.description) }
         }
-        if recorder.xruns > 0 { printError("tactus jack-record: JACK reported \(recorder.xruns) xruns while recording") }
-        if recorder.droppedEntries > 0 { printError("tactus jack-record: \(recorder.droppedEntries) entries lost (the main thread fell behind)") }
+        if recorder.xruns > 0 { printError("tactus jack-record: JACK reported \(counted(recorder.xruns, "xrun")) while recording") }
+        if recorder.droppedEntries > 0 { printError("tactus jack-record: \(counted(recorder.droppedEntries, "entry", plural: "entries")) lost (the main thread fell behind)") }
+        if !failures.isEmpty { throw CommandFailure(failures.joined(separator: "\n")) }
     }
 }

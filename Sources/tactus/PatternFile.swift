@@ -1,3 +1,4 @@
+import FileIO
 import Foundation
 import TactusCore
 import TactusOffline
@@ -10,10 +11,13 @@ enum PatternFile {
         case .success(let b): bytes = b
         case .failure(let error): return .failure(PatternLoadError(error.description))
         }
+        if MIDIFileReader.looksLikeMIDIFile(bytes) {
+            return MIDIPatternFile.load(path, bytes).map { ($0.pattern, Array($0.text.utf8)) }
+        }
         do {
             return .success((try PatternParser.parse(bytes: bytes), bytes))
         } catch {
-            let location = error.line > 0 ? "\(path):\(error.line)" : path
+            let location = error.line > 0 ? "\(displayPath(path)):\(error.line)" : displayPath(path)
             return .failure(PatternLoadError("\(location): \(error.reasonText)"))
         }
     }
@@ -26,26 +30,10 @@ enum PatternFile {
     }
 }
 
-/// Reading a whole file, with the system's reason when it cannot be read.
+/// Reading a whole file (`-`: standard input), with the system's reason when it cannot be read.
 enum TextFile {
     static func read(_ path: String) -> Result<[UInt8], CommandFailure> {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return .failure(CommandFailure("\(path): cannot read it: Is a directory"))
-        }
-        guard let file = fopen(path, "rb") else {
-            return .failure(CommandFailure("\(path): cannot read it: \(String(cString: strerror(errno)))"))
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, file)
-            bytes += chunk.prefix(n)
-            if n < chunk.count { break }
-        }
-        if ferror(file) != 0 { return .failure(CommandFailure("\(path): cannot read it: \(String(cString: strerror(errno)))")) }
-        return .success(bytes)
+        FileInput.read(path).mapError { CommandFailure("\(displayPath(path)): cannot read it: \($0)") }
     }
 
     /// The file as UTF-8 text (invalid sequences replaced).

@@ -1,43 +1,70 @@
+import FileIO
 import Foundation
+import TactusCore
 
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-/// Buffered writing to standard output (event logs can run to millions of lines).
+/// Where a command's log goes: a file, written whole or not at all
+/// (`AtomicFile`), or standard output. Buffered (event logs can run to
+/// millions of lines); the first failed write is kept and reported by
+/// `finish()`, so that a full disk or a closed pipe ends the command with
+/// the system's reason and exit status 1 instead of a log cut off mid-line.
 struct OutputStream {
+    private var file: AtomicFile?
     private var buffer: [UInt8] = []
-    private let handle: UnsafeMutablePointer<FILE>
-    private let ownsHandle: Bool
+    private var standardOutputError: Int32?
+    /// Bytes written so far (for the render's output bound).
+    private(set) var byteCount: Int64 = 0
 
-    init(path: String?) throws {
-        if let path {
-            guard let f = fopen(path, "w") else { throw CommandFailure("cannot write '\(path)'") }
-            handle = f
-            ownsHandle = true
+    init(path: String?) throws(CommandFailure) {
+        if let path, path != "-" {
+            do { file = try AtomicFile(path: path) } catch { throw CommandFailure(error.description) }
         } else {
-            guard let f = fdopen(dup(STDOUT_FILENO), "w") else { throw CommandFailure("cannot write standard output") }
-            handle = f
-            ownsHandle = false
+            file = nil
+            buffer.reserveCapacity(1 << 16)
         }
-        buffer.reserveCapacity(1 << 16)
     }
+
+    /// Whether a write has failed already (the command may stop early).
+    var failed: Bool { file?.error != nil || standardOutputError != nil }
 
     mutating func write(_ line: String) {
+        byteCount += Int64(line.utf8.count + 1)
+        if let file {
+            file.writeLine(line)
+            return
+        }
+        guard standardOutputError == nil else { return }
         buffer.append(contentsOf: line.utf8)
         buffer.append(0x0A)
-        if buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { drainStandardOutput() }
     }
 
-    mutating func flush() {
-        buffer.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, handle) }
+    private mutating func drainStandardOutput() {
+        if standardOutputError == nil, let code = FileDescriptorOutput.writeAll(buffer, to: STDOUT_FILENO) {
+            standardOutputError = code
+        }
         buffer.removeAll(keepingCapacity: true)
-        fflush(handle)
     }
 
-    func close() {
-        _ = ownsHandle
-        fclose(handle)
+    /// Puts the file in place (or flushes standard output); throws with the
+    /// system's reason if anything failed, leaving no partial file.
+    mutating func finish() throws(CommandFailure) {
+        if let file {
+            do { try file.commit() } catch { throw CommandFailure(error.description) }
+            return
+        }
+        drainStandardOutput()
+        if let code = standardOutputError {
+            throw CommandFailure("cannot write standard output: \(String(cString: strerror(code)))")
+        }
+    }
+
+    /// Gives up: no file is left where the log was to go.
+    func abandon() {
+        file?.discard()
     }
 }
 
@@ -73,4 +100,15 @@ struct ProgressLine {
         guard enabled, shown else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
+}
+
+/// A path as messages show it: control characters as `\xNN`, as every
+/// message quotes text a person supplied (`QuotedText`); `-` is standard input.
+func displayPath(_ path: String) -> String {
+    path == "-" ? "standard input" : QuotedText.quotedTail(Array(path.utf8), limit: 400)
+}
+
+/// `1 note`, `2 notes`.
+func counted(_ n: Int, _ singular: String, plural: String? = nil) -> String {
+    "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
 }

@@ -149,7 +149,7 @@ struct PatternParserReasonTests {
     }
 
     @Test func integerFieldsWrittenAsAnythingButDigitsAreNotAnInteger() {
-        expectRejected(prologue + "note 0 1 C4 100\n", line: 3, .notAnInteger(field: "key", text: "C4"))
+        expectRejected(prologue + "note 0 1 60 C4\n", line: 3, .notAnInteger(field: "velocity", text: "C4"))
         expectRejected(prologue + "note 0 1 60 ff\n", line: 3, .notAnInteger(field: "velocity", text: "ff"))
         expectRejected(prologue + "note 0 1 60 100 one\n", line: 3, .notAnInteger(field: "channel", text: "one"))
         expectRejected(prologue + "note 0 1 +60 100\n", line: 3, .notAnInteger(field: "key", text: "+60"))
@@ -219,6 +219,45 @@ struct PatternParserReasonTests {
         #expect(rejection(prologue + "# ½ ♩ 𝅘𝅥 é\nnote 0 1 60 100\n") == nil)
     }
 
+    // docs/pattern-format.md, "Note names": keys in scientific pitch notation.
+    @Test func keysWrittenAsNoteNamesAreTheirMIDINumbers() throws {
+        let names = ["C-1": 0, "C#-1": 1, "Db-1": 1, "A0": 21, "F#2": 42, "Bb3": 58, "B#3": 60, "C4": 60, "Cb4": 59,
+                     "A4": 69, "E5": 76, "G9": 127, "Gb9": 126]
+        for (name, key) in names {
+            let p = try #require(accepted(prologue + "note 0 1 \(name) 100\n"), "\(name)")
+            #expect(p.notes.map(\.key) == [UInt8(key)], "\(name)")
+        }
+    }
+
+    @Test func noteNamesOutsideCMinus1ToG9AreNoteNameOutOfRange() {
+        expectRejected(prologue + "note 0 1 G#9 100\n", line: 3, .noteNameOutOfRange("G#9"))
+        expectRejected(prologue + "note 0 1 Cb-1 100\n", line: 3, .noteNameOutOfRange("Cb-1"))
+        expectRejected(prologue + "note 0 1 C10 100\n", line: 3, .noteNameOutOfRange("C10"))
+    }
+
+    @Test(arguments: ["H4", "c4", "C", "C#", "Cx4", "C4.0", "Bbb3", "b3", "C+1", "C--1", "C1000"])
+    func keysThatAreNeitherNumberNorNameAreNotAKey(text: String) {
+        expectRejected(prologue + "note 0 1 \(text) 100\n", line: 3, .notAKey(text))
+    }
+
+    @Test func aKeyMessageNamesBothSpellings() {
+        #expect(rejection(prologue + "note 0 1 H4 100\n")?.message
+            == "line 3: key 'H4' is not a MIDI note number 0-127 or a note name like C4, F#2 or Bb3")
+        #expect(rejection(prologue + "note 0 1 G#9 100\n")?.message == "line 3: key 'G#9' is outside C-1 to G9 (MIDI notes 0-127)")
+    }
+
+    @Test func noteNamesWrittenBackAreSharpsWithTheirOctave() {
+        #expect((0...127).map { NoteName.name(UInt8($0)) }.prefix(13) == ["C-1", "C#-1", "D-1", "D#-1", "E-1", "F-1", "F#-1", "G-1", "G#-1", "A-1", "A#-1", "B-1", "C0"])
+        #expect(NoteName.name(60) == "C4")
+        #expect(NoteName.name(54) == "F#3")
+        #expect(NoteName.name(127) == "G9")
+        // Every name reads back as its key.
+        for key in UInt8(0)...127 {
+            let name = Array(NoteName.name(key).utf8)
+            #expect(name.withUnsafeBufferPointer { NoteName.read($0) } == .key(key))
+        }
+    }
+
     /// Fails to compile when a reason is added, so that the list above is revisited.
     @Test func everyReasonHasATest() {
         func name(_ reason: PatternError.Reason) -> String {
@@ -236,6 +275,8 @@ struct PatternParserReasonTests {
             case .zeroDenominator: "zeroDenominator"
             case .outOfRange: "outOfRange"
             case .notAnInteger: "notAnInteger"
+            case .notAKey: "notAKey"
+            case .noteNameOutOfRange: "noteNameOutOfRange"
             case .lengthNotPositive: "lengthNotPositive"
             case .duplicateLength: "duplicateLength"
             case .missingLength: "missingLength"
@@ -253,14 +294,14 @@ struct PatternParserReasonTests {
             prologue + "note 0 1/4294967296 60 100", prologue + "note 0 1/0 60 100",
             prologue + "note 0 1 200 100", prologue + "note 0 1 6.5 100", "tactus-pattern 1\nlength 0",
             prologue + "length 4", "tactus-pattern 1", prologue + "note 9 1 60 100",
-            prologue + "note 0 0 60 100",
+            prologue + "note 0 0 60 100", prologue + "note 0 1 H4 100", prologue + "note 0 1 G#9 100",
         ]
         var seen = Set(triggers.compactMap { rejection($0).map { name($0.reason) } })
         if let e = rejection(bytes: Array(prologue.utf8) + [0xFF]) { seen.insert(name(e.reason)) }
         var many = prologue
         for _ in 0...Pattern.maximumNoteCount { many += "note 0 1 1 1\n" }
         if let e = rejection(many) { seen.insert(name(e.reason)) }
-        #expect(seen.count == 20, "reasons produced: \(seen.sorted())")
+        #expect(seen.count == 22, "reasons produced: \(seen.sorted())")
     }
 }
 
@@ -280,6 +321,47 @@ struct PatternParserFormatTests {
             PatternNote(start: q(0), duration: q(1, 2), key: 60, velocity: 100),
             PatternNote(start: q(1), duration: q(1), key: 62, velocity: 90, channel: 3),
         ]))
+    }
+
+    // docs/pattern-format.md, "Comments": a # right after a field's note letter is a sharp.
+    @Test func aHashRightAfterANoteLetterIsASharpAndElsewhereAComment() throws {
+        let text = """
+            tactus-pattern 1
+            length 4#comment right after a number
+            note 0 1 F#3 100 # F sharp, then a comment
+            note 1 1 C#4 90#comment right after the velocity
+            # note 2 1 D#4 100 (all comment)
+            note 2 1 60 100 2#A#4
+            """
+        let p = try #require(accepted(text))
+        #expect(p.length == q(4))
+        #expect(p.notes.map(\.key) == [54, 61, 60])
+        #expect(p.notes.map(\.channel) == [1, 1, 2])
+        // A letter that does not start its field is not a note letter: the # starts a comment.
+        expectRejected("tactus-pattern 1\nlength 4\nnote 0 1 60 100 AB#x\n", line: 3, .notAnInteger(field: "channel", text: "AB"))
+        // A note letter as the last character before the # at a field start: `C#` alone is no key.
+        expectRejected("tactus-pattern 1\nlength 4\nnote 0 1 C# 100\n", line: 3, .notAKey("C#"))
+    }
+
+    @Test func aPromptReadsCommentsByTheSameRule() {
+        #expect(PatternParser.commentStart(in: Array("add 0 1 F#3 100 # x".utf8)) == 16)
+        #expect(PatternParser.commentStart(in: Array("length 4#x".utf8)) == 8)
+        #expect(PatternParser.commentStart(in: Array("add 0 1 60 100;F#3".utf8)) == 18)
+        #expect(PatternParser.commentStart(in: Array("no comment".utf8)) == 10)
+    }
+
+    // docs/pattern-format.md: ";" separates statements on a line (jalv.gtk3's one-line text field).
+    @Test func semicolonsSeparateStatementsOnOneLine() throws {
+        let p = try #require(accepted("tactus-pattern 1; length 4;note 0 1 C4 100 ;; note 1 1 E4 90; # c; note 2 1 G4 80\n"))
+        #expect(p.length == q(4))
+        #expect(p.notes.map(\.key) == [60, 64])
+        // Errors name the line, whichever statement of it is wrong.
+        expectRejected("tactus-pattern 1; length 4; note 0 1 60\n", line: 1,
+            .wrongFieldCount(statement: "note", expected: "START DURATION KEY VELOCITY [CHANNEL]", found: 3))
+        expectRejected("tactus-pattern 1\nlength 4; note 0 1 60 100; note 1 1 60 0\n", line: 2,
+            .outOfRange(field: "velocity", range: "1-127", found: "0"))
+        // A missing length after a one-line pattern is one line past it.
+        expectRejected("tactus-pattern 1; note 0 1 60 100", line: 2, .missingLength)
     }
 
     @Test func blankLinesTabsAndRepeatedSpacesSeparateNothing() throws {

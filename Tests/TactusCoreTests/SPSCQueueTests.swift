@@ -18,7 +18,7 @@ private final class QueueBox: @unchecked Sendable {
 
 private final class ExchangeBox: @unchecked Sendable {
     let exchange: SnapshotExchange
-    init(capacity: Int) { exchange = SnapshotExchange(capacity: capacity) }
+    init(budget: Int) { exchange = SnapshotExchange(budget: budget) }
 }
 
 /// What one thread records, read by the test after the thread has signalled it is done.
@@ -144,12 +144,12 @@ struct SPSCQueueTests {
 @Suite("Snapshot exchange")
 struct SnapshotExchangeTests {
     @Test func takePendingReturnsTheNewestAndRetiresTheOlderOnes() {
-        let exchange = SnapshotExchange(capacity: 4)
+        let exchange = SnapshotExchange(budget: 4)
         let snapshots = (0..<3).map(numberedSnapshot)
         for s in snapshots { #expect(exchange.offer(s) == true) }
-        let newest = exchange.takePending(replacing: false)
+        let newest = exchange.takePending()
         #expect(newest.map(sequence) == 2)
-        #expect(exchange.takePending(replacing: true) == nil)
+        #expect(exchange.takePending() == nil)
         // The two skipped ones went to the reclaimer, oldest first.
         #expect(exchange.retired.pop().map(sequence) == 0)
         #expect(exchange.retired.pop().map(sequence) == 1)
@@ -157,34 +157,45 @@ struct SnapshotExchangeTests {
         for s in snapshots { s.destroy() }
     }
 
-    @Test func offerFailsWhenPendingIsFullAndTheCallerKeepsTheSnapshot() {
-        let exchange = SnapshotExchange(capacity: 2)
+    /// The budget, not a queue, says no: the caller keeps its snapshot and the
+    /// pattern in use stays; freeing retired snapshots makes room again.
+    @Test func offerFailsWhenTheBudgetIsUsedAndSucceedsAfterAReclaim() {
+        let exchange = SnapshotExchange(budget: 2)
         let a = numberedSnapshot(0), b = numberedSnapshot(1), c = numberedSnapshot(2)
         #expect(exchange.offer(a) == true)
         #expect(exchange.offer(b) == true)
         #expect(exchange.offer(c) == false)
-        c.destroy()
+        #expect(exchange.liveCount == 2)
+        #expect(exchange.takePending().map(sequence) == 1)  // a is retired unplayed
+        #expect(exchange.reclaim() == 1)
+        #expect(exchange.liveCount == 1)
+        #expect(exchange.offer(c) == true)
+        exchange.retire(b)  // as the audio thread does when c replaces b
         // The exchange frees what it still holds when it goes away.
     }
 
-    @Test func takePendingWaitsWhileTheRetiredQueueHasNoRoom() {
-        let exchange = SnapshotExchange(capacity: 2)  // retired holds 2 * 2 + 2 = 6, rounded to 8
-        let capacity = exchange.retired.capacity
-        for i in 0..<(capacity - 1) { #expect(exchange.retire(numberedSnapshot(100 + i)) == true) }
-        let fresh = numberedSnapshot(1)
-        #expect(exchange.offer(fresh) == true)
-        // Installing it would retire the playing one: there must be room for that first.
-        #expect(exchange.takePending(replacing: true) == nil)
-        #expect(exchange.takePending(replacing: false).map(sequence) == 1)
-        #expect(exchange.reclaim() == capacity - 1)
-        fresh.destroy()
+    /// Whatever the order of offers and installs, every live snapshot fits in
+    /// the retired queue, so the audio thread never keeps one back (the fifth
+    /// of four slots used to be dropped).
+    @Test func retiringNeverFailsWhileTheBudgetHolds() {
+        let budget = 5
+        let exchange = SnapshotExchange(budget: budget)
+        var tickets = 0
+        while exchange.reserve() { tickets += 1 }
+        #expect(tickets == budget)
+        for i in 0..<budget { exchange.retire(numberedSnapshot(100 + i)) }
+        #expect(exchange.retired.count == budget)
+        #expect(exchange.reclaim() == budget)
+        #expect(exchange.liveCount == 0)
+        #expect(exchange.reserve() == true)
+        exchange.release()
     }
 
     /// The full cycle across three threads: every snapshot made is freed exactly
     /// once, and the audio thread installs them in offer order, ending with the last.
     @Test func threeThreadsHandOffTenThousandSnapshotsAndFreeEachOnce() {
         let count = 10_000
-        let box = ExchangeBox(capacity: 4)
+        let box = ExchangeBox(budget: 4)
         let producerDone = spawn("producer") {
             for i in 0..<count {
                 let s = numberedSnapshot(i)
@@ -195,18 +206,16 @@ struct SnapshotExchangeTests {
         let audioDone = spawn("audio") {
             var playing: PatternSnapshot? = nil
             while true {
-                guard let new = box.exchange.takePending(replacing: playing != nil) else {
+                guard let new = box.exchange.takePending() else {
                     if let p = playing, sequence(of: p) == count - 1 { break }
                     backOff()
                     continue
                 }
-                if let old = playing {
-                    while !box.exchange.retire(old) { backOff() }
-                }
+                if let old = playing { box.exchange.retire(old) }
                 playing = new
                 installed.value.append(sequence(of: new))
             }
-            while !box.exchange.retire(playing!) { backOff() }
+            box.exchange.retire(playing!)
         }
         let freed = Record<[Int]>([])
         let audioFinished = Flag()
@@ -218,6 +227,7 @@ struct SnapshotExchangeTests {
                 while let s = box.exchange.retired.pop() {
                     freed.value.append(sequence(of: s))
                     s.destroy()
+                    box.exchange.release()
                 }
                 if finishing { break }
                 backOff()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TactusCore
 import TactusJackSequencer
 
 /// The prompt's commands, as a person types them: each edit changes exactly
@@ -34,12 +35,14 @@ import TactusJackSequencer
             ("add x 1 60 100", "start 'x' is not a number"),
             ("add 1 1 60", "takes START DURATION KEY VELOCITY"),
             ("remove 9", "there is no note 9 (the pattern has 3"),
-            ("remove 1/2 60", "no note starts at 1/2 on key 60, channel 1"),
+            ("remove 1/2 60", "no note starts at 1/2 on key 60 (C4), channel 1"),
+            ("add 1 1 H4 100", "key 'H4' is not a MIDI note number 0-127 or a note name like C4, F#2 or Bb3"),
+            ("load /", "load: cannot read '/': Is a directory"),
             ("remove 0 60 17", "channel must be 1-16"),
             ("length 0", "length must be greater than 0"),
-            ("length 3", "notes 3 start at or after 3"),
+            ("length 3", "note 3 starts at or after 3; remove it first"),
             ("load /nonexistent/file.pattern", "cannot read '/nonexistent/file.pattern': No such file or directory"),
-            ("save /nonexistent/folder/out.pattern", "save: cannot write '/nonexistent/folder/out.pattern'"),
+            ("save /nonexistent/folder/out.pattern", "save: cannot create '/nonexistent/folder/out.pattern': No such file or directory; nothing was written"),
             ("locate 2000000", "one beat position from 0 to 1000000"),
             ("frobnicate", "unknown command 'frobnicate'"),
             ("locate soon", "one beat position"),
@@ -64,12 +67,29 @@ import TactusJackSequencer
 
     @Test func lengthAndClear() {
         var editor = PatternEditor(pattern: Self.start)
-        #expect(editor.run("length 7/2") == .error("length: notes 3 start at or after 7/2; remove them first"))
+        #expect(editor.run("length 7/2") == .error("length: note 3 starts at or after 7/2; remove it first"))
         #expect(editor.run("remove 3") == .changed("removed note 3"))
         #expect(editor.run("length 7/2") == .changed("length 3.5"))
         #expect(editor.pattern.length == BeatRational(numerator: 7, denominator: 2))
         #expect(editor.run("clear") == .changed("cleared 2 notes"))
         #expect(editor.pattern.notes.isEmpty)
+    }
+
+    @Test("save x.mid writes a Standard MIDI File that load reads back as the same pattern (docs/midi-files.md M18)")
+    func saveThenLoadMIDIFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-editor-mid-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var editor = PatternEditor(pattern: try PatternParser.parse("tactus-pattern 1\nlength 7/2\nnote 0 1/3 60 100\nnote 1/3 1/4 62 90 2\nnote 3 1 64 80\n"))
+        let original = editor.pattern
+        let file = folder.appendingPathComponent("groove.mid").path
+        #expect(editor.run("save \(file)") == .answer("saved \(file)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)).prefix(4) == Data("MThd".utf8))
+        #expect(editor.run("clear") != .error(""))
+        #expect(editor.run("load \(file)") == .changed("loaded \(file): 3 notes"))
+        #expect(editor.pattern == original)
+        try Data([0x4D, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 0, 0, 1, 0xE7, 0x28]).write(to: URL(fileURLWithPath: file))
+        #expect(editor.run("load \(file)") == .error("load: \(file): byte 12: the division is SMPTE time (25 frames a second, 40 ticks a frame); a pattern counts beats, so only ticks per quarter note can be read; the pattern is unchanged"))
     }
 
     @Test func saveThenLoadGivesThePatternBack() throws {
@@ -88,6 +108,56 @@ import TactusJackSequencer
         try "tactus-pattern 1\nlength 2\nnote 3 1 60 100\n".write(toFile: file, atomically: true, encoding: .utf8)
         #expect(editor.run("load \(file)") == .error("load: \(file):3: note start must be less than the pattern length; the pattern is unchanged"))
         #expect(editor.pattern == edited)
+    }
+
+    // A refusal names a few items and a count: 65,536 note numbers would be one 400 KB line.
+    @Test func aRefusalAboutManyNotesNamesAFewAndCountsTheRest() throws {
+        var text = "tactus-pattern 1\nlength 1\n"
+        for _ in 0..<65_536 { text += "note 0.75 1 60 100\n" }
+        var editor = PatternEditor(pattern: try PatternParser.parse(text))
+        let refusal = editor.run("length 1/2")
+        #expect(refusal == .error("length: 65536 notes start (1, 2, 3, 4, 5 and 65531 more) at or after 1/2; remove them first"))
+        #expect(editor.pattern.length == BeatRational(1))
+        var two = PatternEditor(pattern: Self.start)
+        _ = two.run("add 3.75 1 60 100")
+        #expect(two.run("length 3") == .error("length: 2 notes start (3 and 4) at or after 3; remove them first"))
+    }
+
+    // Note names at the prompt, as in pattern files (docs/pattern-format.md, "Note names").
+    @Test func keysAtThePromptMayBeNoteNames() {
+        var editor = PatternEditor(pattern: Self.start)
+        #expect(editor.run("add 2 1 F#3 100") == .changed("added note 4"))
+        #expect(editor.pattern.notes[3].key == 54)
+        #expect(editor.run("add 2.5 1 Bb3 100 # a comment after a sharp-free line") == .changed("added note 5"))
+        #expect(editor.pattern.notes[4].key == 58)
+        #expect(editor.run("remove 2 F#3") == .changed("removed 1 note"))
+        #expect(editor.run("remove 7/2 G4") == .changed("removed 1 note"))
+        #expect(editor.pattern.notes.map(\.key) == [60, 64, 58])
+    }
+
+    @Test func showPrintsEachKeysNameBesideItsNumber() {
+        let editor = PatternEditor(pattern: Self.start)
+        #expect(editor.show() == """
+            length 4  (3 notes)
+            1: note 0 0.5 60 100        # C4
+            2: note 1/3 1/3 64 90 2     # E4
+            3: note 3.5 1 67 127        # G4
+            """)
+        var one = PatternEditor(pattern: Self.start)
+        _ = one.run("remove 1"); _ = one.run("remove 1")
+        #expect(one.show().hasPrefix("length 4  (1 note)\n"))
+    }
+
+    @Test func aLineSplitsIntoCommandsAtSemicolons() {
+        #expect(PatternEditor.commands(in: "add 0 1 C4 100; add 1 1 F#3 90 # comment; not a command") == ["add 0 1 C4 100", " add 1 1 F#3 90 "])
+        #expect(PatternEditor.commands(in: "show") == ["show"])
+    }
+
+    @Test func countsAreWrittenForOne() {
+        var editor = PatternEditor(pattern: Self.start)
+        _ = editor.run("remove 1")
+        #expect(editor.run("remove 1") == .changed("removed note 1"))
+        #expect(editor.run("clear") == .changed("cleared 1 note"))
     }
 
     @Test func transportAndQuit() {

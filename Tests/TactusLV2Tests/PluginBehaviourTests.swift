@@ -47,7 +47,7 @@ struct PluginBehaviourTests {
         #expect(!out.notify.contains { $0.hasSuffix("state:StateChanged") })
     }
 
-    @Test("a pattern file is loaded by the worker; a missing file and a MIDI file are rejected with the reason")
+    @Test("a pattern file is loaded by the worker; a missing file and a broken MIDI file are rejected with the reason")
     func patternFile() throws {
         let dir = try PluginProcess.folder([
             "script.transport": rolling120 + "1000 pattern-file p2.pattern\n26000 pattern-file missing.pattern\n50000 pattern-file song.mid\n60000 get patternFile\n80000 end\n",
@@ -57,8 +57,64 @@ struct PluginBehaviourTests {
         let out = try PluginProcess.run(in: dir, blocks: "1000")
         #expect(out.midi.map(EventLog.line).prefix(3) == ["0 90 3c 64", "6000 80 3c 00", "12000 90 43 64"])
         #expect(out.notify.contains { $0.contains("urn:tactus:error") && $0.contains("missing.pattern: No such file or directory") })
-        #expect(out.notify.contains { $0.contains("urn:tactus:error") && $0.contains("song.mid: Standard MIDI Files are not supported yet") })
+        #expect(out.notify.contains { $0.contains("urn:tactus:error") && $0.contains("song.mid: byte 4: the file ends after 4 bytes, inside the header chunk") })
         #expect(out.notify.contains { $0.hasPrefix("60000 patch:Set patch:property=urn:tactus:patternFile patch:value=/") && $0.hasSuffix("/p2.pattern") })
+    }
+
+    @Test("a Standard MIDI File is imported by the worker (docs/midi-files.md M10-M15), plays, and is saved as its text and its path")
+    func midiPatternFile() throws {
+        let dir = try PluginProcess.folder([
+            "script.transport": rolling120 + "1000 pattern-file groove.mid\n120000 end\n", "pattern.pattern": oneNote,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Format 0, 96 PPQ: E4 at beat 1 for half a beat, then a program change (left out).
+        let groove: [UInt8] = [
+            0x4D, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 0, 0, 1, 0, 0x60,
+            0x4D, 0x54, 0x72, 0x6B, 0, 0, 0, 15,
+            0x60, 0x90, 0x40, 0x50, 0x30, 0x80, 0x40, 0x00, 0x00, 0xC0, 0x05, 0x00, 0xFF, 0x2F, 0x00,
+        ]
+        try Data(groove).write(to: dir.appendingPathComponent("groove.mid"))
+        let stateDir = dir.appendingPathComponent("state").path
+        let out = try PluginProcess.run(in: dir, blocks: "1000", arguments: ["--save-state", stateDir])
+        #expect(out.status == 0, "\(out.stderr)")
+        // The new pattern (one 4/4 bar) replaces oneNote after the block of the edit.
+        #expect(out.midi.map(EventLog.line) == ["0 90 3c 64", "6000 80 3c 00", "24000 90 40 50", "36000 80 40 00"])
+        let saved = try String(contentsOfFile: stateDir + "/state.ttl", encoding: .utf8)
+        #expect(saved.contains("# imported from a Standard MIDI File: format 0, 96 ticks per quarter note, 1 track"))
+        #expect(saved.contains("groove.mid"))
+    }
+
+    @Test("a saved state or preset that names only a .mid file finds it relative to the state's folder (state:mapPath) and imports it")
+    func midiFileInStateOnly() throws {
+        let dir = try PluginProcess.folder([
+            "script.transport": rolling120 + "1000 pattern-file groove.mid\n3000 end\n", "pattern.pattern": oneNote,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Format 0, 96 PPQ, a 3/4 bar: D4 on beat 2 for a beat.
+        let groove: [UInt8] = [
+            0x4D, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 0, 0, 1, 0, 0x60,
+            0x4D, 0x54, 0x72, 0x6B, 0, 0, 0, 20,
+            0x00, 0xFF, 0x58, 0x04, 0x03, 0x02, 0x18, 0x08, 0x60, 0x90, 0x3E, 0x64, 0x60, 0x80, 0x3E, 0x00, 0x00, 0xFF, 0x2F, 0x00,
+        ]
+        try Data(groove).write(to: dir.appendingPathComponent("groove.mid"))
+        let stateDir = dir.appendingPathComponent("state")
+        let first = try PluginProcess.run(in: dir, blocks: "1000", arguments: ["--save-state", stateDir.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        // Keep only the file: the pattern text goes, the relative <groove.mid> stays.
+        let stateFile = stateDir.appendingPathComponent("state.ttl")
+        var turtle = try String(contentsOf: stateFile, encoding: .utf8)
+        let start = try #require(turtle.range(of: "<urn:tactus:pattern> \"\"\""))
+        let end = try #require(turtle.range(of: "\"\"\" ;", range: start.upperBound..<turtle.endIndex))
+        turtle.removeSubrange(start.lowerBound..<end.upperBound)
+        #expect(turtle.contains("<urn:tactus:patternFile> <groove.mid>"))
+        try turtle.write(to: stateFile, atomically: true, encoding: .utf8)
+
+        let replay = try PluginProcess.folder(["script.transport": rolling120 + "150000 end\n"])
+        defer { try? FileManager.default.removeItem(at: replay) }
+        let restored = try PluginProcess.run(in: replay, blocks: "256", arguments: ["--restore-state", stateDir.path])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        // One 3/4 bar (72000 frames at 120 bpm): D4 at beat 1 of each bar, for a beat.
+        #expect(restored.midi.map(EventLog.line) == ["24000 90 3e 64", "48000 80 3e 00", "96000 90 3e 64", "120000 80 3e 00"])
     }
 
     @Test("patch:Get answers with the pattern text on the notify port")

@@ -85,7 +85,7 @@ struct LogComparisonTests {
             96000 90 3c 64
             108000 80 3c 00
             """
-        #expect(Self.compare(late).differences.map(\.description) == ["frame 12000: expected '12000 80 3c 00', recorded '12001 80 3c 00' (1 frames off)"])
+        #expect(Self.compare(late).differences.map(\.description) == ["frame 12000: expected '12000 80 3c 00', recorded '12001 80 3c 00' (1 frame off)"])
         let within = Self.compare(late, tolerance: 1)
         #expect(within.agrees && within.exact == 5 && within.largestDeviation == 1)
     }

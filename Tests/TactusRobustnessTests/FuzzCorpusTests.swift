@@ -50,6 +50,9 @@ struct FuzzCorpusTests {
     @Test("the pattern parser: every seed and 20000 variations")
     func patternParser() throws { try FuzzCorpusTests.replay("pattern-parser", random: 20000, PatternParserTarget.check) }
 
+    @Test("the SMF reader and import: every seed and 20000 variations")
+    func smfReader() throws { try FuzzCorpusTests.replay("smf-reader", random: 20000, SMFReaderTarget.check) }
+
     @Test("restore(): every seed and 2000 variations")
     func stateRestore() throws { try FuzzCorpusTests.replay("state-restore", random: 2000, StateRestoreTarget.check) }
 }

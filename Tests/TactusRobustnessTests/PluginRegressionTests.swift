@@ -38,7 +38,7 @@ struct PluginRegressionTests {
         try plugin.block(16)
         let message = try #require(try plugin.errorMessage())
         #expect(!message.contains("\u{0}"))
-        #expect(message == "pattern file rejected, the pattern in use stays: /nonexistent/a\\x00b.mid: Standard MIDI Files are not supported yet; use a pattern text file")
+        #expect(message == "pattern file rejected, the pattern in use stays: /nonexistent/a\\x00b.mid: No such file or directory")
         try plugin.block(16, [plugin.setPatternFile(Array("/nonexistent/\u{1B}[2J.pattern".utf8))])
         try plugin.block(16)
         #expect(try plugin.errorMessage() == "pattern file rejected, the pattern in use stays: /nonexistent/\\x1b[2J.pattern: No such file or directory")

@@ -11,13 +11,14 @@ import Synchronization
 ///
 /// The queue is `~Copyable`; share it between its two threads by address (it
 /// lives inside the object both threads reach, such as a plugin instance).
-/// The generic methods are `@inline(__always)` so that their concrete
-/// specializations are checked by the `@_noLocks` callers that use them.
+/// The methods are `@inlinable`: their concrete specializations are compiled
+/// into, and checked by, the `@_noLocks` callers that use them, in this module
+/// or another (`tactus jack`'s process callback pushes its journal here).
 public struct SPSCQueue<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<Element>
-    private let mask: Int
+    @usableFromInline let slots: UnsafeMutablePointer<Element>
+    @usableFromInline let mask: Int
     /// Two cache lines: the consumer's index in the first, the producer's in the second.
-    private let indices: UnsafeMutableRawPointer
+    @usableFromInline let indices: UnsafeMutableRawPointer
 
     /// A queue holding up to `capacity` elements (rounded up to a power of two).
     public init(capacity: Int) {
@@ -36,15 +37,16 @@ public struct SPSCQueue<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendabl
     }
 
     /// The most elements the queue holds.
+    @inlinable
     public var capacity: Int { mask + 1 }
 
-    @inline(__always)
-    private var head: UnsafeMutablePointer<Atomic<Int>> { indices.assumingMemoryBound(to: Atomic<Int>.self) }
-    @inline(__always)
-    private var tail: UnsafeMutablePointer<Atomic<Int>> { (indices + 128).assumingMemoryBound(to: Atomic<Int>.self) }
+    @inlinable
+    var head: UnsafeMutablePointer<Atomic<Int>> { indices.assumingMemoryBound(to: Atomic<Int>.self) }
+    @inlinable
+    var tail: UnsafeMutablePointer<Atomic<Int>> { (indices + 128).assumingMemoryBound(to: Atomic<Int>.self) }
 
     /// Producer side: appends `element`; false (and nothing written) when full.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func push(_ element: Element) -> Bool {
         let t = tail.pointee.load(ordering: .relaxed)
         let h = head.pointee.load(ordering: .acquiring)
@@ -55,7 +57,7 @@ public struct SPSCQueue<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendabl
     }
 
     /// Consumer side: removes the oldest element, or nil when empty.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func pop() -> Element? {
         let h = head.pointee.load(ordering: .relaxed)
         let t = tail.pointee.load(ordering: .acquiring)
@@ -66,12 +68,12 @@ public struct SPSCQueue<Element: BitwiseCopyable>: ~Copyable, @unchecked Sendabl
     }
 
     /// Either side: elements in the queue at this instant (exact for the calling side's own operations).
-    @inline(__always)
+    @inlinable @inline(__always)
     public var count: Int {
         tail.pointee.load(ordering: .acquiring) &- head.pointee.load(ordering: .acquiring)
     }
 
     /// Producer side: whether a `push` now would succeed.
-    @inline(__always)
+    @inlinable @inline(__always)
     public var hasSpace: Bool { count <= mask }
 }

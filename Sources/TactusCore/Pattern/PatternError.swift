@@ -38,8 +38,12 @@ public struct PatternError: Error, Sendable {
         case zeroDenominator(field: String)
         /// An integer field outside its range.
         case outOfRange(field: String, range: String, found: String)
-        /// An integer field (key, velocity, channel) written as something else (`60.0`, `1/2`, `C4`).
+        /// An integer field (key, velocity, channel) written as something else (`60.0`, `1/2`).
         case notAnInteger(field: String, text: String)
+        /// A key that is neither a number nor a note name (`H4`, `c4`).
+        case notAKey(String)
+        /// A note name outside C-1 to G9 (`G#9`, `Cb-1`).
+        case noteNameOutOfRange(String)
         /// `length 0`.
         case lengthNotPositive
         /// A second `length`; `firstLine` is where the first one was.
@@ -74,6 +78,8 @@ public struct PatternError: Error, Sendable {
         case .zeroDenominator(let field): return "\(field) has a zero denominator"
         case .outOfRange(let field, let range, let found): return "\(field) must be \(range), found \(found)"
         case .notAnInteger(let field, let text): return "\(field) '\(text)' must be a whole number"
+        case .notAKey(let text): return "key '\(text)' is not a MIDI note number 0-127 or a note name like C4, F#2 or Bb3"
+        case .noteNameOutOfRange(let text): return "key '\(text)' is outside C-1 to G9 (MIDI notes 0-127)"
         case .lengthNotPositive: return "length must be greater than 0"
         case .duplicateLength(let first): return "length is given twice (first on line \(first))"
         case .missingLength: return "the pattern has no 'length' statement"

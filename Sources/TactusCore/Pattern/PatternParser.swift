@@ -1,4 +1,5 @@
-/// Reads the pattern text format, version 1 (`docs/pattern-format.md`).
+/// Reads the pattern text format, version 1 (`docs/pattern-format.md`):
+/// statements end at a line feed or a `;`; a key is a number or a note name.
 ///
 /// Strict: anything the format does not allow rejects the whole text with the
 /// line number and the reason. Tolerated encoding artefacts: a UTF-8 byte-order
@@ -60,7 +61,7 @@ public enum PatternParser {
                 let start = try beatValue(fields.field(1), name: "start", line: line)
                 let duration = try beatValue(fields.field(2), name: "duration", line: line)
                 guard duration > .zero else { throw PatternError(line: line, reason: .durationNotPositive) }
-                let key = try integer(fields.field(3), name: "key", range: 0...127, rangeText: "0-127", line: line)
+                let key = try key(fields.field(3), line: line)
                 let velocity = try integer(fields.field(4), name: "velocity", range: 1...127, rangeText: "1-127", line: line)
                 var channel: Int64 = 1
                 if fields.count == 6 {
@@ -100,6 +101,20 @@ public enum PatternParser {
             if negative { throw PatternError(line: line, reason: .negativeBeat(field: name)) }
             guard value <= PatternLimits.maximumBeatValue else { throw PatternError(line: line, reason: .beatValueTooLarge(field: name)) }
             return value
+        }
+    }
+
+    /// A key: a MIDI note number 0-127, or a note name (`C4`, `F#2`, `Bb3`, `C-1`).
+    static func key(_ field: UnsafeBufferPointer<UInt8>, line: Int) throws(PatternError) -> Int64 {
+        // A field that starts with a letter is a note name; anything else
+        // (`60`, `60.0`, `-1`, `+60`) is read as a number, with its errors.
+        guard let first = field.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
+            return try integer(field, name: "key", range: 0...127, rangeText: "0-127", line: line)
+        }
+        switch NoteName.read(field) {
+        case .key(let key): return Int64(key)
+        case .outOfRange: throw PatternError(line: line, reason: .noteNameOutOfRange(QuotedText.quoted(Array(field))))
+        case .notANoteName: throw PatternError(line: line, reason: .notAKey(QuotedText.quoted(Array(field))))
         }
     }
 
@@ -178,12 +193,15 @@ enum BeatLiteral {
     }
 }
 
-/// Splits pattern text into statements: lines without comments, cut into fields.
+/// Splits pattern text into statements: lines (and `;`-separated parts of
+/// lines) without comments, cut into fields.
 struct StatementReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var position: Int
     /// 1-based number of the line of the statement last returned.
     private(set) var lineNumber = 0
+    /// Where the current line ends (its LF, or the end of the text); -1 between lines.
+    private var lineEnd = -1
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -193,16 +211,28 @@ struct StatementReader {
 
     /// Fills `fields` with the next non-empty statement; false at the end of the text.
     mutating func nextStatement(into fields: inout FieldList) -> Bool {
-        while position < bytes.count {
-            lineNumber += 1
-            var end = position
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
-            let lineStart = position
-            position = end + 1
-            var stop = lineStart
-            while stop < end, bytes[stop] != UInt8(ascii: "#") { stop += 1 }
+        while true {
+            if lineEnd < 0 {
+                guard position < bytes.count else { return false }
+                lineNumber += 1
+                var end = position
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                lineEnd = end
+            }
+            let statementStart = position
+            var stop = statementStart
+            while stop < lineEnd, bytes[stop] != UInt8(ascii: ";"),
+                !StatementReader.startsComment(bytes, at: stop, statementStart: statementStart) {
+                stop += 1
+            }
+            if stop < lineEnd, bytes[stop] == UInt8(ascii: ";") {
+                position = stop + 1
+            } else {
+                position = lineEnd + 1
+                lineEnd = -1
+            }
             fields.removeAll(base: bytes)
-            var i = lineStart
+            var i = statementStart
             while i < stop {
                 while i < stop, StatementReader.isBlank(bytes[i]) { i += 1 }
                 let fieldStart = i
@@ -211,11 +241,34 @@ struct StatementReader {
             }
             if fields.count > 0 { return true }
         }
-        return false
+    }
+
+    /// Whether the `#` at `i` starts a comment: every `#` does, except one
+    /// right after a field's first character when that is a note letter
+    /// (`F#3`), which is a sharp.
+    static func startsComment(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, statementStart: Int) -> Bool {
+        guard bytes[i] == UInt8(ascii: "#") else { return false }
+        guard i > statementStart, NoteName.isLetter(bytes[i - 1]) else { return true }
+        return !(i - 1 == statementStart || isBlank(bytes[i - 2]))
     }
 
     static func isBlank(_ b: UInt8) -> Bool {
         b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r")
+    }
+}
+
+extension PatternParser {
+    /// Where the comment in `line` starts (its `#`), or `line.count`: the
+    /// pattern format's rule, for a prompt that reads the same text.
+    public static func commentStart(in line: [UInt8]) -> Int {
+        line.withUnsafeBufferPointer { b in
+            var statementStart = 0
+            for i in 0..<b.count {
+                if b[i] == UInt8(ascii: ";") { statementStart = i + 1 }
+                if StatementReader.startsComment(b, at: i, statementStart: statementStart) { return i }
+            }
+            return b.count
+        }
     }
 }
 

@@ -72,7 +72,7 @@ public struct BlockRenderer: ~Copyable {
         output.reset(capacity: output.capacity)
         blockStartFrame = renderedFrame
         blockFrameCount = frameCount > 0 ? frameCount : 0
-        workLeft = 4 * output.capacity + 4096
+        workLeft = BlockRenderer.onsetWorkBound(eventCapacity: output.capacity)
         outputFull = false
     }
 
@@ -136,14 +136,6 @@ public struct BlockRenderer: ~Copyable {
         if outputFull { statistics.overfullBlocks &+= 1 }
     }
 
-    /// One whole block: `beginBlock`, each event in order, `endBlock`.
-    @_noLocks
-    public mutating func renderBlock(frameCount: Int, events: UnsafeBufferPointer<TimedInputEvent>, output: inout MIDIEventBuffer) {
-        beginBlock(frameCount: frameCount, output: &output)
-        for event in events { apply(event, output: &output) }
-        endBlock(output: &output)
-    }
-
     /// Makes `snapshot` the pattern from the current frame on (§5: call it at
     /// a block start). Sounding notes keep their note-offs. Returns the pattern
     /// it replaces, which the caller must free off the audio thread.
@@ -203,7 +195,7 @@ public struct BlockRenderer: ~Copyable {
     private mutating func renderDue(until end: Int64, output: inout MIDIEventBuffer) {
         let segmentStart = renderedFrame
         quietUntil = Int64.min
-        var iterationsLeft = workLeft + 2 * NoteTracker.slotCount + 64
+        var iterationsLeft = workLeft + BlockRenderer.segmentPassSlack
         while iterationsLeft > 0 {
             iterationsLeft -= 1
             var offFrame = Int64.max
@@ -254,6 +246,20 @@ public struct BlockRenderer: ~Copyable {
         flushStaging(output: &output)
         renderedFrame = end
     }
+
+    /// Onsets one block may examine one by one (contract §6, reading (h)):
+    /// four for each event the output can hold, so that a full output is
+    /// reached long before the bound in any real pattern, plus 4096 so that a
+    /// small port still plays dense patterns. When it is spent, the block's
+    /// remaining onsets are skipped with one O(log n) search and counted, so
+    /// `run()` takes bounded time whatever the pattern, tempo or block size.
+    @_noLocks @inline(__always)
+    static func onsetWorkBound(eventCapacity: Int) -> Int { 4 * eventCapacity + 4096 }
+
+    /// Passes of one segment's loop beyond the onsets it examines: its
+    /// note-offs (a pass that finds the output full and one that plays, at
+    /// most a tracker slot each) and its skip searches, with room to spare.
+    static var segmentPassSlack: Int { 2 * NoteTracker.slotCount + 64 }
 
     /// Beats by which two split note-off beats must differ for their order to
     /// be certain: each carries at most a few ulps of a fraction below 1.

@@ -24,6 +24,7 @@ public struct PositionUpdate: Sendable, BitwiseCopyable, Equatable {
     /// A position key arrived with a type that is not a number.
     public var hasInvalidKey: Bool
 
+    @_noLocks
     public init(
         frame: Double? = nil, speed: Double? = nil, bar: Double? = nil, barBeat: Double? = nil,
         beat: Double? = nil, beatsPerBar: Double? = nil, beatsPerMinute: Double? = nil,

@@ -1,0 +1,24 @@
+/// What the sequencer owes the control side at the end of a block: a set, so
+/// that a wrapper sends "whatever is owed" with one test (`isEmpty`) and a new
+/// kind of notification cannot be forgotten in a hand-written list.
+///
+/// Value type (one word); audio thread.
+public struct OwedNotifications: OptionSet, Sendable, BitwiseCopyable {
+    public let rawValue: UInt32
+
+    @inlinable
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// The state to save changed (a new pattern from an edit): hosts mark the session dirty.
+    public static var stateChanged: OwedNotifications { OwedNotifications(rawValue: 1 << 0) }
+    /// The pattern text in use (after a change, or when asked for).
+    public static var pattern: OwedNotifications { OwedNotifications(rawValue: 1 << 1) }
+    /// The file the pattern came from, if it came from one.
+    public static var patternFile: OwedNotifications { OwedNotifications(rawValue: 1 << 2) }
+    /// The last error (`Sequencer.lastError`), which may be empty: cleared by an accepted pattern.
+    public static var error: OwedNotifications { OwedNotifications(rawValue: 1 << 3) }
+    /// The count of dropped note-ons (it changed, or was asked for).
+    public static var droppedNoteOns: OwedNotifications { OwedNotifications(rawValue: 1 << 4) }
+    /// Replaced snapshots wait to be freed off the audio thread (a plugin asks its worker).
+    public static var reclaim: OwedNotifications { OwedNotifications(rawValue: 1 << 5) }
+}

@@ -1,0 +1,220 @@
+/// The sequencer engine: everything around one block, for every format.
+///
+/// It owns the renderer, the block's MIDI event buffer, the hand-over of
+/// pattern snapshots (`SnapshotExchange`) and the slot for a pattern prepared
+/// by a worker, and keeps what the control side is owed as a set. A format
+/// wrapper (the LV2 `run()`, the JACK process callback) only translates: it
+/// calls `beginBlock`, then `apply(_:atOffset:)` / `allNotesOff(atOffset:)`
+/// for its input in time order, then `endBlock` and writes `events` to its
+/// port, then sends what `takeOwed()` returns. DPF's split: this type knows
+/// nothing of LV2, JACK or files.
+///
+/// New patterns arrive two ways, both installed at the next block start (§5):
+/// a worker's, passed on the audio thread with `receive(prepared:)` (LV2's
+/// `work_response`), and a producer's, offered from a non-realtime thread
+/// through `handOver` (`restore()`, the `tactus jack` prompt). When both wait,
+/// the offered one wins: a restore replaces the whole state. The pattern each
+/// replaces goes back through the exchange to be freed off the audio thread.
+///
+/// Threads: the audio thread owns the value; other threads reach only the
+/// exchange, through `handOver`, which lives in its own allocation. Every
+/// method of the block cycle is allocation-free, lock-free, O(1) apart from
+/// the rendering it asks for (see `BlockRenderer`), and `@_noLocks`.
+public struct Sequencer: ~Copyable {
+    /// The renderer: clock, note tracker, the pattern playing, statistics.
+    public private(set) var renderer: BlockRenderer
+    /// The block's events, in frame order, after `endBlock`.
+    private var output: MIDIEventBuffer
+    /// Shared with the non-realtime side (see `handOver`).
+    private let exchange: UnsafeMutablePointer<SnapshotExchange>
+    /// A worker's pattern, installed at the next block start.
+    private var prepared: PatternSnapshot? = nil
+    private var owed = OwedNotifications()
+    /// The dropped note-on count the control side has last been told.
+    private var reportedDrops: Int64 = 0
+    /// The last error a person should see ("Last error" in a host's generic
+    /// UI), composed without allocating; emptied when a pattern is accepted.
+    public var lastError = FixedText(capacity: Sequencer.errorCapacity)
+
+    /// Bytes of `lastError` (longer messages are cut off).
+    public static var errorCapacity: Int { 1024 }
+
+    /// A stopped sequencer at `sampleRate` frames per second (positive,
+    /// finite) playing `pattern`, whose ticket it takes; room for
+    /// `eventCapacity` events a block. Allocates: call it off the audio thread.
+    public init(sampleRate: Double, eventCapacity: Int, pattern: PatternSnapshot?, snapshotBudget: Int = SnapshotExchange.defaultBudget) {
+        renderer = BlockRenderer(sampleRate: sampleRate)
+        output = MIDIEventBuffer(storageCapacity: eventCapacity)
+        exchange = .allocate(capacity: 1)
+        exchange.initialize(to: SnapshotExchange(budget: snapshotBudget))
+        if let pattern {
+            _ = exchange.pointee.reserve()
+            _ = renderer.install(pattern)
+        }
+    }
+
+    /// Frees every snapshot it holds (playing, prepared, waiting, retired).
+    /// Off the audio thread, once nothing else uses `handOver`.
+    deinit {
+        renderer.pattern?.destroy()
+        prepared?.destroy()
+        exchange.deinitialize(count: 1)
+        exchange.deallocate()
+    }
+
+    /// The exchange, for the non-realtime threads: `offer` (one producer),
+    /// `reclaim` (one reclaimer), `reserve`/`release`. Valid while the
+    /// sequencer lives.
+    public var handOver: UnsafePointer<SnapshotExchange> { UnsafePointer(exchange) }
+
+    /// The most events a block can hold (the storage; a port may lower it per block).
+    public var eventStorageCapacity: Int {
+        @_noLocks get { output.storageCapacity }
+    }
+
+    // MARK: - The block cycle (audio thread)
+
+    /// Starts a block of `frameCount` frames whose output port holds at most
+    /// `eventCapacity` events, installing first what was prepared or offered
+    /// (§5). Returns the snapshot offered through `handOver` that it
+    /// installed, if one was (a JACK journal records it).
+    @_noLocks @discardableResult
+    public mutating func beginBlock(frameCount: Int, eventCapacity: Int) -> PatternSnapshot? {
+        var installed: PatternSnapshot? = nil
+        // Nearly every block has nothing to install: found out without a call.
+        if prepared != nil || exchange.pointee.hasPending { installed = installPrepared() }
+        output.reset(capacity: eventCapacity)
+        renderer.beginBlock(frameCount: frameCount, output: &output)
+        return installed
+    }
+
+    /// Renders up to `offset` (frames into the block), then applies a position report there (§1-§4).
+    @_noLocks @discardableResult
+    public mutating func apply(_ update: PositionUpdate, atOffset offset: Int) -> TransportChange {
+        renderer.apply(update, atOffset: offset, output: &output)
+    }
+
+    /// Renders everything before `offset` (frames into the block) without
+    /// applying anything: what has been rendered is then final in `events`.
+    @_noLocks
+    public mutating func render(toOffset offset: Int) {
+        renderer.render(toOffset: offset, output: &output)
+    }
+
+    /// Renders up to `offset`, then ends every sounding note there (CC 123 / CC 120, §5).
+    @_noLocks
+    public mutating func allNotesOff(atOffset offset: Int) {
+        renderer.allNotesOff(atOffset: offset, output: &output)
+    }
+
+    /// Renders the rest of the block; its events are then in `events`.
+    @_noLocks
+    public mutating func endBlock() {
+        renderer.endBlock(output: &output)
+    }
+
+    /// The block's events in frame order (offsets into the block), valid until the next `beginBlock`.
+    public var events: UnsafeBufferPointer<MIDIEvent> {
+        @_noLocks get { output.events }
+    }
+
+    /// What the control side is owed now, cleared: the wrapper sends it at
+    /// the end of the block. Includes `.droppedNoteOns` whenever the count
+    /// changed since `droppedNoteOnsReported` was last called.
+    @_noLocks
+    public mutating func takeOwed() -> OwedNotifications {
+        var result = owed
+        owed = OwedNotifications()
+        if renderer.statistics.droppedNoteOns != reportedDrops { result.insert(.droppedNoteOns) }
+        return result
+    }
+
+    /// Adds to what is owed (a `patch:Get`, an error found by the wrapper).
+    @_noLocks
+    public mutating func owe(_ notifications: OwedNotifications) {
+        owed.formUnion(notifications)
+    }
+
+    /// The wrapper told the control side this dropped note-on count.
+    @_noLocks
+    public mutating func droppedNoteOnsReported(_ count: Int64) {
+        reportedDrops = count
+    }
+
+    /// Replaces the last error with `message` and owes it.
+    @_noLocks
+    public mutating func report(_ message: UnsafeRawBufferPointer) {
+        lastError.clear()
+        lastError.append(message)
+        owed.insert(.error)
+    }
+
+    /// Replaces the last error with `message` and owes it.
+    @_noLocks
+    public mutating func report(_ message: StaticString) {
+        lastError.clear()
+        lastError.append(message)
+        owed.insert(.error)
+    }
+
+    /// A worker's new pattern (owned by the sequencer from now on), installed
+    /// at the next block start; one prepared earlier and not yet installed is
+    /// retired unplayed. The pattern was accepted: an error shown from an
+    /// earlier attempt is cleared (a later rejection, reported after this
+    /// call, stays).
+    @_noLocks
+    public mutating func receive(prepared snapshot: PatternSnapshot) {
+        if let older = prepared { retire(older) }
+        prepared = snapshot
+        clearError()
+    }
+
+    /// The host deactivated the plugin: every sounding note ends at the first
+    /// frame of the next block rendered, and the transport is forgotten.
+    @_noLocks
+    public mutating func deactivate() {
+        renderer.deactivate()
+    }
+
+    // MARK: - Installing
+
+    /// The prepared pattern, then an offered one, which wins when both wait.
+    @_noLocks
+    private mutating func installPrepared() -> PatternSnapshot? {
+        if let snapshot = prepared {
+            prepared = nil
+            install(snapshot)
+            // A host saves the new state; a file chooser shows the file now in use
+            // (sent only when the pattern came from a file).
+            owed.insert(.stateChanged)
+            owed.insert(.pattern)
+            owed.insert(.patternFile)
+        }
+        guard let snapshot = exchange.pointee.takePending() else { return nil }
+        install(snapshot)
+        owed.insert(.pattern)
+        clearError()
+        return snapshot
+    }
+
+    @_noLocks
+    private mutating func install(_ snapshot: PatternSnapshot) {
+        if let old = renderer.install(snapshot) { retire(old) }
+    }
+
+    /// A pattern was accepted: an error shown from an earlier attempt is stale,
+    /// and hosts that show the last error (jalv.gtk3) are sent an empty one.
+    @_noLocks
+    private mutating func clearError() {
+        if lastError.bytes.count > 0 {
+            lastError.clear()
+            owed.insert(.error)
+        }
+    }
+
+    @_noLocks
+    private mutating func retire(_ snapshot: PatternSnapshot) {
+        exchange.pointee.retire(snapshot)
+        owed.insert(.reclaim)
+    }
+}

@@ -1,1 +1,0 @@
-../TactusLV2/DefaultPattern.swift

@@ -1,1 +1,0 @@
-../TactusJack/JackTransportFollower.swift

@@ -1,1 +1,0 @@
-../TactusJack/JackTransportSnapshot.swift

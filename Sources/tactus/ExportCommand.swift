@@ -1,0 +1,53 @@
+import ArgumentParser
+import FileIO
+import Foundation
+import TactusCore
+
+/// `tactus export`: a pattern as a Standard MIDI File (docs/midi-files.md, M16-M19).
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a pattern as a Standard MIDI File.",
+        discussion: """
+            One track: tempo, 4/4, the notes of each pass, and the exact loop length in a \
+            meta event that tactus import reads back. The PPQ is the smallest one (96 or \
+            more) that represents every beat exactly; when none up to 32767 does, 960 with \
+            the largest error stated. See docs/midi-files.md.
+            """)
+
+    @Argument(help: "Pattern file (text, or a Standard MIDI File).")
+    var pattern: String
+
+    @Option(name: .shortAndLong, help: "The Standard MIDI File to write (complete or not at all).")
+    var output: String
+
+    @Option(name: .long, help: "How many passes of the loop to write (1-1000).")
+    var loops = 1
+
+    @Option(name: .long, help: "Tempo in beats per minute (4-1000).")
+    var bpm = 120.0
+
+    func run() throws {
+        guard (1...1000).contains(loops) else { throw ValidationError("--loops must be 1-1000, found \(loops)") }
+        guard bpm.isFinite, bpm >= 4, bpm <= 1000 else { throw ValidationError("--bpm must be 4-1000, found \(bpm)") }
+        let loaded: Pattern
+        switch PatternFile.load(pattern) {
+        case .success(let (p, _)): loaded = p
+        case .failure(let e): throw CommandFailure(e.description)
+        }
+        guard loaded.notes.count * loops <= 4_000_000 else {
+            throw ValidationError("\(loaded.notes.count) notes times \(loops) loops is more than the 4000000 notes an export writes")
+        }
+        let name = Array(((pattern as NSString).lastPathComponent as NSString).deletingPathExtension.utf8)
+        let export = PatternExport.export(loaded, loops: loops, microsecondsPerQuarter: Int((60_000_000 / bpm).rounded()), name: name)
+        try AtomicFile.write(export.bytes, to: output)
+        let notes = loaded.notes.count * loops
+        var summary = "\(output): \(notes) note\(notes == 1 ? "" : "s") (\(loops) loop\(loops == 1 ? "" : "s") of \(PatternWriter.beatText(loaded.length)) beats) at \(formatNumber(bpm)) bpm, \(export.ticksPerQuarter) ticks per quarter note"
+        if export.isExact {
+            summary += ", every beat exact"
+        } else {
+            summary += "; no PPQ up to 32767 represents every beat exactly: largest error \(String(format: "%.9f", export.largestErrorBeats)) beats"
+        }
+        print(summary)
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import FileIO
+import TactusCore
+
+/// `tactus import`: a Standard MIDI File as a pattern text (docs/midi-files.md, M10-M15).
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Turn a Standard MIDI File into a pattern text file.",
+        discussion: """
+            With no options: every track and channel, every note-on a note at tick / PPQ \
+            beats from tick 0, the loop rounded up to whole bars of the first time signature. \
+            The file's tempo and what a pattern cannot hold (program changes, controllers, \
+            bends) are reported on standard error. See docs/midi-files.md.
+            """)
+
+    @Argument(help: "The Standard MIDI File (.mid).")
+    var file: String
+
+    @Option(name: .long, help: "Take only this track (counted from 1).")
+    var track: Int?
+
+    @Option(name: .long, help: "Take only this MIDI channel (1-16).")
+    var channel: Int?
+
+    @Option(name: .long, help: "First bar to take (counted from 1).")
+    var from: Int?
+
+    @Option(name: .long, help: "First bar not to take.")
+    var to: Int?
+
+    @Option(name: .long, help: "Loop length in beats (2, 3.5, 7/2); notes starting at or after it are left out.")
+    var length: String?
+
+    @Option(name: .shortAndLong, help: "Write the pattern to this file (complete or not at all) instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        var options = MIDIImportOptions(track: track, channel: channel, fromBar: from, toBar: to)
+        if let length {
+            guard let beats = BeatText.parse(length) else {
+                throw ValidationError("--length '\(length)' is not a beat value greater than 0 (write 4, 3.5 or 7/2)")
+            }
+            options.length = beats
+        }
+        let bytes: [UInt8]
+        switch TextFile.read(file) {
+        case .success(let b): bytes = b
+        case .failure(let e): throw e
+        }
+        let result: MIDIImport
+        switch MIDIPatternFile.load(file, bytes, options: options) {
+        case .success(let r): result = r
+        case .failure(let e): throw CommandFailure(e.description)
+        }
+        if let output {
+            try AtomicFile.write(Array(result.text.utf8), to: output)
+        } else {
+            print(result.text, terminator: "")
+        }
+        let notes = result.pattern.notes.count
+        printError("\(file): \(notes) note\(notes == 1 ? "" : "s"), loop length \(PatternWriter.beatText(result.pattern.length)) beats\(output.map { ", written to \($0)" } ?? "")")
+        for line in result.report { printError("\(file): \(line)") }
+    }
+}
+
+/// Beat values typed on the command line, spelled as in pattern text.
+enum BeatText {
+    /// `4`, `3.5`, `7/2` as an exact value above 0 (the pattern format's limits), or nil.
+    static func parse(_ text: String) -> BeatRational? {
+        guard !text.contains(where: { $0 == "\n" || $0 == "#" || $0 == " " }),
+              let value = try? PatternParser.parse("tactus-pattern 1\nlength \(text)\n").length else { return nil }
+        return value
+    }
+}
