@@ -26,6 +26,13 @@ extension Plugin {
                         status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self))
                 {
                     a.pointee.sequencer.allNotesOff(atOffset: offset)
+                } else if event.atom.size >= 3,
+                    let follow = MIDIInput.followEvent(
+                        status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self),
+                        data2: event.atom.body.load(fromByteOffset: 2, as: UInt8.self))
+                {
+                    // §7.5: a key for the lanes that follow it (consumed, not passed on).
+                    a.pointee.sequencer.apply(follow, atOffset: offset)
                 }
             } else if var object = AtomObjectReader(event.atom, uris: u) {
                 if object.objectType == u.pointee.timePosition {

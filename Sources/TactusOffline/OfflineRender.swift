@@ -109,6 +109,8 @@ public struct OfflineRender {
                     observer?(start + Int64(input.offset), .midi(bytes))
                     if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
                         sequencer.allNotesOff(atOffset: input.offset)
+                    } else if bytes.count >= 3, let follow = MIDIInput.followEvent(status: bytes[0], data1: bytes[1], data2: bytes[2]) {
+                        sequencer.apply(follow, atOffset: input.offset)
                     }
                 case .pattern(let path), .patternFile(let path):
                     edits.append((start + Int64(input.offset), path))
