@@ -7,6 +7,9 @@ public enum TactusPort {
     public static var midiOut: UInt32 { TACTUS_PORT_MIDI_OUT }
     public static var notify: UInt32 { TACTUS_PORT_NOTIFY }
     public static var count: UInt32 { TACTUS_PORT_COUNT }
+    /// `mute1` ... `mute8` (§7.6): `muteFirst + i` mutes lane i.
+    public static var muteFirst: UInt32 { TACTUS_PORT_MUTE_FIRST }
+    public static var muteCount: UInt32 { TACTUS_PORT_MUTE_COUNT }
 }
 
 /// The URIs the project's hosts speak, mapped once: the atom, MIDI, time,

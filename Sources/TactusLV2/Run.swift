@@ -16,6 +16,7 @@ extension Plugin {
         // for room and note-ons are dropped (reading (g)); only an unconnected port plays to nowhere.
         let room = a.pointee.midiPort == nil ? a.pointee.sequencer.eventStorageCapacity : midiOut.room(forBodiesOf: 3)
         a.pointee.sequencer.beginBlock(frameCount: frameCount, eventCapacity: room)
+        a.pointee.sequencer.setPortMutes(mutePortBits())
 
         var input = AtomSequenceReader(a.pointee.controlPort, sequenceType: u.pointee.atomSequence)
         while let event = input.next() {
@@ -38,7 +39,7 @@ extension Plugin {
                 if object.objectType == u.pointee.timePosition {
                     a.pointee.sequencer.apply(decodePosition(&object), atOffset: offset)
                 } else if object.objectType == u.pointee.patchSet {
-                    patchSet(&object)
+                    patchSet(&object, atOffset: offset)
                 } else if object.objectType == u.pointee.patchGet {
                     patchGet(&object)
                 }
@@ -81,7 +82,7 @@ extension Plugin {
 
     /// `patch:Set` of a pattern or a pattern file: handed to the worker (never parsed here).
     @_noLocks
-    func patchSet(_ object: inout AtomObjectReader) {
+    func patchSet(_ object: inout AtomObjectReader, atOffset offset: Int) {
         let u = uris.pointee
         var property: LV2_URID? = nil
         var value: AtomView? = nil
@@ -96,6 +97,13 @@ extension Plugin {
                 return
             }
             requestWork(kind: WorkRequest.patternText, payload: value.textBytes())
+        } else if property == u.laneMutes {
+            // §7.6: lane mutes act at the message's frame (no worker: nothing to parse).
+            guard let value, let bits = value.number(uris), bits >= 0, bits < 18_446_744_073_709_551_616.0 else {
+                reportError("lane mutes rejected: urn:tactus:laneMutes takes a number (bit i mutes lane i)")
+                return
+            }
+            audio.pointee.sequencer.apply(.laneMutes(UInt64(bits)), atOffset: offset)
         } else if property == u.patternFile {
             guard let value, value.type == u.atomPath || value.type == u.atomString, value.textBytes().count > 0 else {
                 reportError("pattern file rejected: urn:tactus:patternFile takes an atom:Path to a file")
@@ -103,6 +111,22 @@ extension Plugin {
             }
             requestWork(kind: WorkRequest.patternFile, payload: value.textBytes())
         }
+    }
+
+    /// The mute control ports as lane bits (§7.6): a port at or above 0.5 mutes its lane.
+    @_noLocks
+    func mutePortBits() -> UInt64 {
+        var bits: UInt64 = 0
+        withUnsafeBytes(of: audio.pointee.mutePorts) { ports in
+            for i in 0..<Int(TACTUS_PORT_MUTE_COUNT) {
+                if let port = ports.load(fromByteOffset: i * MemoryLayout<UnsafePointer<Float>?>.stride, as: UnsafePointer<Float>?.self),
+                    port.pointee >= 0.5
+                {
+                    bits |= 1 << UInt64(i)
+                }
+            }
+        }
+        return bits
     }
 
     /// `patch:Get`: the answer is prepared off this thread (the snapshot's own text)
