@@ -35,7 +35,7 @@ public struct PatternEditor {
         length L                      the loop length, in beats
         clear                         remove every note
         load FILE                     replace the pattern with a pattern file
-        save FILE                     write the pattern to a file
+        save FILE                     write the pattern to a file (FILE.mid: a Standard MIDI File)
         play | stop | locate BEAT     JACK transport
         quit
         Several commands on a line are separated by ';'. Middle C (60) is C4.
@@ -152,6 +152,18 @@ public struct PatternEditor {
         case .success(let b): bytes = b
         case .failure(let reason): return .error("load: cannot read '\(path)': \(reason)")
         }
+        if MIDIFileReader.looksLikeMIDIFile(bytes) {
+            // A Standard MIDI File, imported with the defaults (docs/midi-files.md M10-M15).
+            do {
+                let file = try MIDIFileReader().read(bytes)
+                pattern = try MIDIFileImport.importPattern(file, options: MIDIImportOptions(track: file.format == 2 ? 1 : nil)).pattern
+                return .changed("loaded \(path): \(PatternEditor.counted(pattern.notes.count, "note"))")
+            } catch let error as MIDIFileError {
+                return .error("load: \(path): \(error.message); the pattern is unchanged")
+            } catch {
+                return .error("load: \(path): \((error as? MIDIImportError)?.message ?? "\(error)"); the pattern is unchanged")
+            }
+        }
         do {
             pattern = try PatternParser.parse(bytes: bytes)
             return .changed("loaded \(path): \(PatternEditor.counted(pattern.notes.count, "note"))")
@@ -163,6 +175,11 @@ public struct PatternEditor {
     private func save(_ args: [String]) -> Outcome {
         guard args.count == 1 else { return .error("save: takes one file") }
         do {
+            if args[0].lowercased().hasSuffix(".mid") || args[0].lowercased().hasSuffix(".midi") {
+                // A Standard MIDI File at 120 bpm with the exact loop length (docs/midi-files.md M16-M19).
+                try AtomicFile.write(PatternExport.export(pattern).bytes, to: args[0])
+                return .answer("saved \(PatternEditor.displayPath(args[0]))")
+            }
             try AtomicFile.write(PatternWriter.text(for: pattern), to: args[0])
             return .answer("saved \(PatternEditor.displayPath(args[0]))")
         } catch {

@@ -75,6 +75,23 @@ import TactusJackSequencer
         #expect(editor.pattern.notes.isEmpty)
     }
 
+    @Test("save x.mid writes a Standard MIDI File that load reads back as the same pattern (docs/midi-files.md M18)")
+    func saveThenLoadMIDIFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-editor-mid-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var editor = PatternEditor(pattern: try PatternParser.parse("tactus-pattern 1\nlength 7/2\nnote 0 1/3 60 100\nnote 1/3 1/4 62 90 2\nnote 3 1 64 80\n"))
+        let original = editor.pattern
+        let file = folder.appendingPathComponent("groove.mid").path
+        #expect(editor.run("save \(file)") == .answer("saved \(file)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)).prefix(4) == Data("MThd".utf8))
+        #expect(editor.run("clear") != .error(""))
+        #expect(editor.run("load \(file)") == .changed("loaded \(file): 3 notes"))
+        #expect(editor.pattern == original)
+        try Data([0x4D, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 0, 0, 1, 0xE7, 0x28]).write(to: URL(fileURLWithPath: file))
+        #expect(editor.run("load \(file)") == .error("load: \(file): byte 12: the division is SMPTE time (25 frames a second, 40 ticks a frame); a pattern counts beats, so only ticks per quarter note can be read; the pattern is unchanged"))
+    }
+
     @Test func saveThenLoadGivesThePatternBack() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-editor-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -84,6 +84,39 @@ struct PluginBehaviourTests {
         #expect(saved.contains("groove.mid"))
     }
 
+    @Test("a saved state or preset that names only a .mid file finds it relative to the state's folder (state:mapPath) and imports it")
+    func midiFileInStateOnly() throws {
+        let dir = try PluginProcess.folder([
+            "script.transport": rolling120 + "1000 pattern-file groove.mid\n3000 end\n", "pattern.pattern": oneNote,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Format 0, 96 PPQ, a 3/4 bar: D4 on beat 2 for a beat.
+        let groove: [UInt8] = [
+            0x4D, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 0, 0, 1, 0, 0x60,
+            0x4D, 0x54, 0x72, 0x6B, 0, 0, 0, 20,
+            0x00, 0xFF, 0x58, 0x04, 0x03, 0x02, 0x18, 0x08, 0x60, 0x90, 0x3E, 0x64, 0x60, 0x80, 0x3E, 0x00, 0x00, 0xFF, 0x2F, 0x00,
+        ]
+        try Data(groove).write(to: dir.appendingPathComponent("groove.mid"))
+        let stateDir = dir.appendingPathComponent("state")
+        let first = try PluginProcess.run(in: dir, blocks: "1000", arguments: ["--save-state", stateDir.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        // Keep only the file: the pattern text goes, the relative <groove.mid> stays.
+        let stateFile = stateDir.appendingPathComponent("state.ttl")
+        var turtle = try String(contentsOf: stateFile, encoding: .utf8)
+        let start = try #require(turtle.range(of: "<urn:tactus:pattern> \"\"\""))
+        let end = try #require(turtle.range(of: "\"\"\" ;", range: start.upperBound..<turtle.endIndex))
+        turtle.removeSubrange(start.lowerBound..<end.upperBound)
+        #expect(turtle.contains("<urn:tactus:patternFile> <groove.mid>"))
+        try turtle.write(to: stateFile, atomically: true, encoding: .utf8)
+
+        let replay = try PluginProcess.folder(["script.transport": rolling120 + "150000 end\n"])
+        defer { try? FileManager.default.removeItem(at: replay) }
+        let restored = try PluginProcess.run(in: replay, blocks: "256", arguments: ["--restore-state", stateDir.path])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        // One 3/4 bar (72000 frames at 120 bpm): D4 at beat 1 of each bar, for a beat.
+        #expect(restored.midi.map(EventLog.line) == ["24000 90 3e 64", "48000 80 3e 00", "96000 90 3e 64", "120000 80 3e 00"])
+    }
+
     @Test("patch:Get answers with the pattern text on the notify port")
     func patchGet() throws {
         let dir = try PluginProcess.folder(["script.transport": rolling120 + "1000 get pattern\n2000 end\n", "pattern.pattern": oneNote])

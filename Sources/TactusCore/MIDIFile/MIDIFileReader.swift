@@ -91,6 +91,12 @@ public struct MIDIFileReader: Sendable {
     private func readTrack(_ b: UnsafeBufferPointer<UInt8>, start: Int, end: Int, number: Int, notesBefore: Int) throws(MIDIFileError) -> MIDIFileTrack {
         var track = MIDIFileTrack()
         var pairing = NotePairing()
+        // A note takes at least 6 bytes of a chunk (two 3-byte events with
+        // running status): room reserved for that many, within the note limit,
+        // spares the appends their reallocations.
+        let likelyNotes = min((end - start) / 6, maximumNotes - notesBefore)
+        track.notes.reserveCapacity(likelyNotes)
+        pairing.reserve(likelyNotes)
         var position = start
         var tick: Int64 = 0
         var running: UInt8 = 0

@@ -13,11 +13,12 @@ struct NotePairing {
     /// For each note index: the next open note of its key and channel.
     private var next: [Int32] = []
 
+    mutating func reserve(_ count: Int) { next.reserveCapacity(count) }
+
     /// Records note `index` (already appended to the track) as open.
     mutating func open(_ index: Int, channel: UInt8, key: UInt8) {
         let slot = Int(channel &- 1) &* 128 &+ Int(key)
-        while next.count <= index { next.append(-1) }
-        next[index] = -1
+        if index < next.count { next[index] = -1 } else { while next.count <= index { next.append(-1) } }
         if tail[slot] >= 0 { next[Int(tail[slot])] = Int32(index) } else { head[slot] = Int32(index) }
         tail[slot] = Int32(index)
     }
