@@ -28,12 +28,15 @@ let package = Package(
         // The realtime core: pure Swift, no Foundation, kept inside the Embedded subset.
         // Whole-module compilation lets `@_noLocks` see every callee in the module.
         .target(name: "TactusCore", swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
-        // LV2 headers and what Swift cannot import from them (URI constants, varargs log).
+        // LV2 headers and what Swift cannot import from them (URI constants, port
+        // indices, varargs log): shared by the plugin and every host of the project.
         .target(name: "CLV2"),
+        // The plugin's descriptor and extension tables (C constants), linked into the plugin only.
+        .target(name: "CLV2Descriptor", dependencies: ["CLV2"]),
         // The LV2 glue, built with Embedded Swift: the core's sources are shared
         // through the Core symlink, and the .so needs libc alone.
         .target(
-            name: "TactusLV2", dependencies: ["CLV2"],
+            name: "TactusLV2", dependencies: ["CLV2", "CLV2Descriptor"],
             exclude: ["exports.map"],
             swiftSettings: [
                 .enableExperimentalFeature("Embedded"),
@@ -44,24 +47,28 @@ let package = Package(
             ])]),
         // The plugin's sources (glue and core, through the Plugin link) as a normal
         // Swift module, with an in-process host: what sanitizers and libFuzzer run.
+        // The link is the only way to build the same sources a second time with
+        // sanitizer and coverage instrumentation, as a normal (not Embedded) module.
         .target(name: "CInProcessHost"),
         .target(
-            name: "TactusLV2Hosted", dependencies: ["CLV2", "CInProcessHost"], exclude: ["Plugin/exports.map"],
+            name: "TactusLV2Hosted", dependencies: ["CLV2", "CLV2Descriptor", "CInProcessHost", "LV2HostKit"], exclude: ["Plugin/exports.map"],
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
         // The fuzz targets (run by libFuzzer in `make fuzz`, replayed by the tests).
-        .target(name: "TactusFuzzTargets", dependencies: ["TactusLV2Hosted", "CLV2"], path: "Fuzz/Targets"),
+        .target(name: "TactusFuzzTargets", dependencies: ["TactusLV2Hosted", "CLV2", "LV2HostKit"], path: "Fuzz/Targets"),
         // Files written whole or not at all (temporary file and rename) and read whole, with the system's reason on failure.
         .target(name: "FileIO", dependencies: ["TactusCore"]),
         // The offline host: transport scripts, a simulated host, event logs.
         .target(name: "TactusOffline", dependencies: ["TactusCore"]),
         // JACK: the transport master and recorder used by tests and the demo.
         .target(name: "CJack", linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("dl")]),
+        // The realtime check's hooks, looked up in the preloaded interposer by the hosts that bracket audio-thread calls.
+        .target(name: "CRTCheckHooks", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "TactusJack", dependencies: ["CJack", "TactusCore", "TactusOffline"]),
         // `tactus jack`: the sequencer as a JACK client, a thin wrapper of the
         // core's engine. `@_noLocks` on its process callback checks across the
         // module line: the core's public `@_noLocks` methods and `@inlinable` queue.
         .target(
-            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "TactusCore", "TactusJack", "FileIO"],
+            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusCore", "TactusJack", "FileIO"],
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
         .executableTarget(
             name: "tactus",
@@ -74,13 +81,15 @@ let package = Package(
         // The test host: lilv, plus the C it needs (a variadic log) and the RT-check hooks.
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
         .target(name: "CTestHost"),
-        // What the project's lilv hosts share: URID map, atom port buffers, a synchronous worker.
-        .target(name: "LV2HostKit", dependencies: ["CLilv"]),
+        // The one host kit of every LV2 host in the project (the lilv test and bench
+        // hosts, the in-process host): URID map, synchronous worker, atom port
+        // buffers and bodies, the URIs and position keys, the features and options.
+        .target(name: "LV2HostKit", dependencies: ["CLV2"]),
         .target(name: "TactusRTCheck"),
         .executableTarget(
             name: "tactus-lv2host",
             dependencies: [
-                "CLilv", "CTestHost", "LV2HostKit", "TactusCore", "TactusOffline",
+                "CLilv", "CTestHost", "CRTCheckHooks", "LV2HostKit", "TactusCore", "TactusOffline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.linkedLibrary("dl")]),
@@ -88,7 +97,7 @@ let package = Package(
         .target(name: "CBenchClock"),
         .executableTarget(
             name: "tactus-lv2bench",
-            dependencies: ["CLilv", "CTestHost", "LV2HostKit", "CBenchClock", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["CLilv", "CTestHost", "LV2HostKit", "CBenchClock", "TactusOffline", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The SMF reader alone on one file, timed (make bench, beside mido; BENCHMARKS.md).
         .executableTarget(name: "tactus-smf-bench", dependencies: ["TactusCore"], path: "Benchmarks/SMFRead"),
         // Random sessions shared by the test targets.
@@ -102,10 +111,11 @@ let package = Package(
             dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", .product(name: "BigInt", package: "BigInt")]),
         .testTarget(name: "TactusOfflineTests", dependencies: ["TactusCore", "TactusOffline"]),
         // The plugin, run through the project's lilv host (tactus-lv2host) in child processes.
-        .testTarget(name: "TactusLV2Tests", dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport"]),
+        // and beside tactus jack's process callback, run without a server.
+        .testTarget(name: "TactusLV2Tests", dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", "TactusJack", "TactusJackSequencer", "LV2HostKit"]),
         // tactus jack's prompt commands and its process callback.
         .testTarget(name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusCore"]),
         // The plugin in-process (hosted build): fuzz corpora, threads, regressions.
-        .testTarget(name: "TactusRobustnessTests", dependencies: ["TactusLV2Hosted", "TactusFuzzTargets", "TactusOffline", "CLV2"]),
+        .testTarget(name: "TactusRobustnessTests", dependencies: ["TactusLV2Hosted", "TactusFuzzTargets", "TactusOffline", "CLV2", "LV2HostKit"]),
     ]
 )

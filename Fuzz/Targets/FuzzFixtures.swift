@@ -58,7 +58,7 @@ public enum FuzzFixtures {
     /// One URID map for every input of a process: a fresh map per input would
     /// cost more than the plugin's run, and a map hands out the same numbers
     /// for the same URIs mapped in the same order, input after input.
-    public static let map = HostURIDMap()
+    public static let map = URIDMap()
 
     static func write(_ path: String, _ text: String) {
         guard let f = fopen(path, "wb") else { return }

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const tactus_uri_plugin = TACTUS_URI;
 const char *const tactus_uri_pattern = "urn:tactus:pattern";
 const char *const tactus_uri_patternFile = "urn:tactus:patternFile";
 const char *const tactus_uri_error = "urn:tactus:error";
@@ -26,7 +25,6 @@ const char *const tactus_uri_atom_Long = LV2_ATOM__Long;
 const char *const tactus_uri_atom_Float = LV2_ATOM__Float;
 const char *const tactus_uri_atom_Double = LV2_ATOM__Double;
 const char *const tactus_uri_atom_Bool = LV2_ATOM__Bool;
-const char *const tactus_uri_atom_frameTime = LV2_ATOM__frameTime;
 const char *const tactus_uri_midi_MidiEvent = LV2_MIDI__MidiEvent;
 const char *const tactus_uri_time_Position = LV2_TIME__Position;
 const char *const tactus_uri_time_frame = LV2_TIME__frame;
@@ -48,8 +46,6 @@ const char *const tactus_uri_log_Warning = LV2_LOG__Warning;
 const char *const tactus_uri_log_Note = LV2_LOG__Note;
 const char *const tactus_uri_urid_map = LV2_URID__map;
 const char *const tactus_uri_worker_schedule = LV2_WORKER__schedule;
-const char *const tactus_uri_worker_interface = LV2_WORKER__interface;
-const char *const tactus_uri_state_interface = LV2_STATE__interface;
 const char *const tactus_uri_state_mapPath = LV2_STATE__mapPath;
 const char *const tactus_uri_state_freePath = LV2_STATE__freePath;
 const char *const tactus_uri_log_log = LV2_LOG__log;

@@ -1,19 +1,23 @@
-import CLilv
+import CLV2
+import Synchronization
 
 /// A host's `urid:map` and `urid:unmap`: URIs numbered from 1 in the order
-/// first seen, shared by every plugin instance the host runs.
+/// first seen, the same numbers for the life of the map.
 ///
-/// Thread: the host's main thread only. Plugins map URIs when they are
-/// instantiated or restore state, never in `run()`, so a dictionary is fine.
-/// The C strings `unmap` hands out live as long as the map.
-public final class URIDMap {
-    private var ids: [String: LV2_URID] = [:]
-    private var uris: [String] = [""]
-    /// C strings handed to plugins by `unmap`, made on first request.
-    private var unmapped: [LV2_URID: UnsafeMutablePointer<CChar>] = [:]
+/// Thread-safe (a mutex): a plugin may map from any thread. The feature
+/// structures live at stable addresses until the map is released.
+public final class URIDMap: @unchecked Sendable {
+    private struct Table {
+        var ids: [String: LV2_URID] = [:]
+        var uris: [String] = [""]
+        /// C strings handed out by `unmap`, kept for the map's life.
+        var cStrings: [LV2_URID: UnsafeMutablePointer<CChar>] = [:]
+    }
 
-    /// The feature data, at stable addresses for the plugins' lives.
+    private let table = Mutex(Table())
+    /// Feature data for `urid:map`.
     public let map = UnsafeMutablePointer<LV2_URID_Map>.allocate(capacity: 1)
+    /// Feature data for `urid:unmap`.
     public let unmap = UnsafeMutablePointer<LV2_URID_Unmap>.allocate(capacity: 1)
 
     public init() {
@@ -22,39 +26,48 @@ public final class URIDMap {
             guard let handle, let uri else { return 0 }
             return Unmanaged<URIDMap>.fromOpaque(handle).takeUnretainedValue().id(String(cString: uri))
         }))
-        unmap.initialize(to: LV2_URID_Unmap(handle: handle, unmap: { handle, urid in
+        unmap.initialize(to: LV2_URID_Unmap(handle: handle, unmap: { handle, id in
             guard let handle else { return nil }
-            return UnsafePointer(Unmanaged<URIDMap>.fromOpaque(handle).takeUnretainedValue().cString(urid))
+            return UnsafePointer(Unmanaged<URIDMap>.fromOpaque(handle).takeUnretainedValue().cString(id))
         }))
     }
 
     deinit {
-        for p in unmapped.values { p.deallocate() }
+        table.withLock { t in
+            for p in t.cStrings.values { p.deallocate() }
+        }
         map.deallocate()
         unmap.deallocate()
     }
 
-    /// The URID of `uri`, numbering it when it is new.
+    /// The number of `uri`, assigned on first use.
     public func id(_ uri: String) -> LV2_URID {
-        if let id = ids[uri] { return id }
-        let id = LV2_URID(uris.count)
-        uris.append(uri)
-        ids[uri] = id
-        return id
+        table.withLock { t in
+            if let id = t.ids[uri] { return id }
+            let id = LV2_URID(t.uris.count)
+            t.uris.append(uri)
+            t.ids[uri] = id
+            return id
+        }
     }
 
-    /// The URI of `id`, or nil when it was never handed out.
+    /// The URI numbered `id`, or nil for a number never handed out.
     public func uri(_ id: LV2_URID) -> String? {
-        Int(id) < uris.count && id > 0 ? uris[Int(id)] : nil
+        table.withLock { t in id > 0 && Int(id) < t.uris.count ? t.uris[Int(id)] : nil }
     }
+
+    /// How many URIs have numbers (the largest number handed out).
+    public var count: Int { table.withLock { $0.uris.count - 1 } }
 
     private func cString(_ id: LV2_URID) -> UnsafeMutablePointer<CChar>? {
-        if let p = unmapped[id] { return p }
-        guard let uri = uri(id) else { return nil }
-        let bytes = Array(uri.utf8CString)
-        let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-        p.initialize(from: bytes, count: bytes.count)
-        unmapped[id] = p
-        return p
+        table.withLock { t in
+            if let p = t.cStrings[id] { return p }
+            guard id > 0, Int(id) < t.uris.count else { return nil }
+            let bytes = Array(t.uris[Int(id)].utf8CString)
+            let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+            p.initialize(from: bytes, count: bytes.count)
+            t.cStrings[id] = p
+            return p
+        }
     }
 }

@@ -12,22 +12,13 @@ import TactusCore
 /// Value type; `update` is O(1), allocation- and lock-free: `tactus jack`'s
 /// `@_noLocks` process callback calls it, and the checker proves it there.
 public struct JackTransportFollower: Sendable {
-    private var rolling = false
-    private var expectedFrame: UInt32 = 0
-    private var beatsPerMinute: Double = 0
-    private var started = false
+    private var rule = TransportChangeRule(reportFirstCycle: true)
 
     public init() {}
 
     @_noLocks
     public mutating func update(for cycle: JackTransportSnapshot) -> PositionUpdate? {
-        let changed = !started || cycle.rolling != rolling || cycle.frame != expectedFrame
-            || cycle.beatsPerMinute != beatsPerMinute
-        started = true
-        expectedFrame = cycle.rolling ? cycle.frame &+ cycle.frameCount : cycle.frame
-        beatsPerMinute = cycle.beatsPerMinute
-        rolling = cycle.rolling
-        guard changed else { return nil }
+        guard rule.changed(cycle) else { return nil }
         var u = PositionUpdate(frame: Double(cycle.frame), speed: cycle.rolling ? 1 : 0)
         if cycle.hasBBT, cycle.ticksPerBeat > 0 {
             let tick = cycle.tickDouble ?? Double(cycle.tick)

@@ -11,21 +11,13 @@ import TactusOffline
 /// the stream of positions jalv gave the plugin, so that the core can replay
 /// the session offline.
 public struct JalvPositionModel {
-    private var rolling = false
-    private var expectedFrame: UInt32 = 0
-    private var beatsPerMinute: Double = 0
+    private var rule = TransportChangeRule(reportFirstCycle: false)
 
     public init() {}
 
     /// The position jalv sends at the start of this cycle, if any.
     public mutating func position(for cycle: JackTransportSnapshot) -> HostPosition? {
-        let changed = cycle.rolling != rolling || cycle.frame != expectedFrame || cycle.beatsPerMinute != beatsPerMinute
-        defer {
-            expectedFrame = cycle.rolling ? cycle.frame &+ cycle.frameCount : cycle.frame
-            beatsPerMinute = cycle.beatsPerMinute
-            rolling = cycle.rolling
-        }
-        guard changed else { return nil }
+        guard rule.changed(cycle) else { return nil }
         var fields: [(key: PositionKey, value: WireValue)] = [
             (.frame, .long(Int64(cycle.frame))), (.speed, .float(cycle.rolling ? 1 : 0)),
         ]

@@ -1,4 +1,5 @@
 import CJack
+import CRTCheckHooks
 import Synchronization
 import TactusCore
 import TactusJack
@@ -78,12 +79,12 @@ enum JackSequencerProcess {
     static func process(_ frameCount: jack_nframes_t, _ raw: UnsafeMutableRawPointer) {
         let c = raw.assumingMemoryBound(to: ProcessContext.self).pointee
         let began = tactus_jack_get_time()
-        if c.rtcheck { tactus_jack_rtcheck_begin() }
+        if c.rtcheck { tactus_rtcheck_hooks_begin() }
         let frame = c.counters.pointee.processed
         defer {
             c.counters.pointee.processed = frame &+ Int64(frameCount)
             c.flags.pointee.cycles.add(1, ordering: .releasing)
-            if c.rtcheck { tactus_jack_rtcheck_end() }
+            if c.rtcheck { tactus_rtcheck_hooks_end() }
             let took = tactus_jack_get_time() &- began
             if took > c.counters.pointee.longestCallback { c.counters.pointee.longestCallback = took }
         }
@@ -102,7 +103,7 @@ enum JackSequencerProcess {
 
         var pos = jack_position_t()
         let state = tactus_jack_transport_query(c.client, &pos)
-        let cycle = JackTransportSnapshot(query: pos, state: state, frameCount: frameCount, cycleStart: frame)
+        let transport = JackTransportSnapshot(query: pos, state: state, frameCount: frameCount, cycleStart: frame)
         // The core keeps within what JACK's buffer holds (note-offs first, §5),
         // rather than JACK dropping whatever comes last.
         let output = tactus_jack_port_buffer(c.midiOut, frameCount)
@@ -111,32 +112,15 @@ enum JackSequencerProcess {
             tactus_jack_midi_clear(output)
             room = min(room, tactus_jack_midi_space(output) / JackSequencerProcess.bytesPerEvent)
         }
-        if let installed = c.sequencer.pointee.beginBlock(frameCount: Int(frameCount), eventCapacity: room) {
-            journal(c, JournalEntry(kind: .installed, frame: frame, snapshot: installed.tag))
-        }
-        if let update = c.follower.pointee.update(for: cycle) {
-            c.sequencer.pointee.apply(update, atOffset: 0)
-            journal(c, JournalEntry(kind: .position, frame: frame, update: update))
-        }
         let closing = c.flags.pointee.closeRequested.load(ordering: .acquiring)
-        if closing {
-            // Quitting: stop as a transport stop does (§4), so that the synth is
-            // left with nothing sounding, whatever JACK transport does next.
-            var stop = PositionUpdate()
-            stop.speed = 0
-            c.sequencer.pointee.apply(stop, atOffset: 0)
-            journal(c, JournalEntry(kind: .position, frame: frame, update: stop))
-        }
+        beginCycle(c, frame: frame, transport: transport, room: room, closing: closing)
         if let input = tactus_jack_port_buffer(c.controlIn, frameCount) {
             let count = tactus_jack_midi_count(input)
             var event = jack_midi_event_t()
             var i: UInt32 = 0
             while i < count {
-                if tactus_jack_midi_get(&event, input, i) == 0, event.size >= 2, let bytes = event.buffer,
-                    MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1])
-                {
-                    c.sequencer.pointee.allNotesOff(atOffset: Int(event.time))
-                    journal(c, JournalEntry(kind: .allNotesOff, frame: frame &+ Int64(event.time), status: bytes[0], data1: bytes[1]))
+                if tactus_jack_midi_get(&event, input, i) == 0, event.size >= 2, let bytes = event.buffer {
+                    control(c, frame: frame, offset: Int(event.time), status: bytes[0], data1: bytes[1])
                 }
                 i += 1
             }
@@ -157,6 +141,38 @@ enum JackSequencerProcess {
             }
         }
         if closing { c.flags.pointee.closedAt.store(frame &+ Int64(frameCount), ordering: .releasing) }
+    }
+
+    /// The engine's part of a cycle's start, JACK's buffers aside (what
+    /// `JackCyclePlayer` also runs, without a server): the pattern the prompt
+    /// offered, installed by the engine; JACK's transport when it changed; the
+    /// closing stop. Each is journaled at this client's frame.
+    @_noLocks
+    static func beginCycle(_ c: ProcessContext, frame: Int64, transport: JackTransportSnapshot, room: Int, closing: Bool) {
+        if let installed = c.sequencer.pointee.beginBlock(frameCount: Int(transport.frameCount), eventCapacity: room) {
+            journal(c, JournalEntry(kind: .installed, frame: frame, snapshot: installed.tag))
+        }
+        if let update = c.follower.pointee.update(for: transport) {
+            c.sequencer.pointee.apply(update, atOffset: 0)
+            journal(c, JournalEntry(kind: .position, frame: frame, update: update))
+        }
+        if closing {
+            // Quitting: stop as a transport stop does (§4), so that the synth is
+            // left with nothing sounding, whatever JACK transport does next.
+            var stop = PositionUpdate()
+            stop.speed = 0
+            c.sequencer.pointee.apply(stop, atOffset: 0)
+            journal(c, JournalEntry(kind: .position, frame: frame, update: stop))
+        }
+    }
+
+    /// A message on the control input at `offset` frames into the cycle: CC 123
+    /// or CC 120 ends every sounding note there (§5); anything else is ignored.
+    @_noLocks
+    static func control(_ c: ProcessContext, frame: Int64, offset: Int, status: UInt8, data1: UInt8) {
+        guard MIDIInput.isAllNotesOff(status: status, data1: data1) else { return }
+        c.sequencer.pointee.allNotesOff(atOffset: offset)
+        journal(c, JournalEntry(kind: .allNotesOff, frame: frame &+ Int64(offset), status: status, data1: data1))
     }
 
     /// What one 3-byte event costs in a JACK MIDI buffer, at most (JACK2

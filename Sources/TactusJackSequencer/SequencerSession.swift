@@ -1,4 +1,5 @@
 import CJack
+import CRTCheckHooks
 import FileIO
 import Foundation
 import Synchronization
@@ -81,7 +82,7 @@ public enum SequencerSession {
         guard let midiOut = jack_port_register(client, "midi_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0),
             let controlIn = jack_port_register(client, "control", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0)
         else { throw SequencerError(description: "cannot register the MIDI ports") }
-        if options.rtcheck && tactus_jack_rtcheck_init() != 1 {
+        if options.rtcheck && tactus_rtcheck_hooks_init() != 1 {
             throw SequencerError(description: "--rtcheck needs the interposer preloaded: LD_PRELOAD=.../libTactusRTCheck.so")
         }
 
@@ -372,10 +373,10 @@ struct Prompt {
         report += "; longest callback \(counters.longestCallback) µs of a \(Int(1e6 * Double(jack_get_buffer_size(session.client)) / session.sampleRate)) µs cycle"
         if counters.lostJournalEntries > 0 { report += ", \(counters.lostJournalEntries) journal entr\(counters.lostJournalEntries == 1 ? "y" : "ies") lost" }
         if session.options.rtcheck {
-            let allocations = tactus_jack_rtcheck_allocations()
-            let locks = tactus_jack_rtcheck_locks()
+            let allocations = tactus_rtcheck_hooks_allocations()
+            let locks = tactus_rtcheck_hooks_locks()
             report += "; rtcheck: \(allocations) allocator calls, \(locks) lock calls in \(flags.pointee.cycles.load(ordering: .relaxed)) process cycles"
-            if allocations + locks > 0 { report += " (first: \(String(cString: tactus_jack_rtcheck_first())))" }
+            if allocations + locks > 0 { report += " (first: \(String(cString: tactus_rtcheck_hooks_first())))" }
         }
         SequencerSession.printError(report)
         return journal?.failures ?? []

@@ -1,17 +1,18 @@
 import CLV2
 
 // The LV2 entry points: each function of the plugin's lifetime, forwarding to
-// the `Plugin` instance. Port indices follow tactus.ttl. The descriptor and the
+// the `Plugin` instance. Port indices follow tactus.ttl (through CLV2.h). The descriptor and the
 // extension interfaces that point to them are constant tables in C
 // (Sources/CLV2/descriptor.c): Swift globals would be written, or borrowed
 // inout, at each call, a data race when two host threads call lv2_descriptor
 // or extension_data at once (found by the thread sanitizer). Public, so that
 // Embedded Swift emits them although only C refers to them.
 
+/// The port indices, from CLV2 (where the project's hosts take them too).
 enum Port {
-    static var control: UInt32 { 0 }
-    static var midiOut: UInt32 { 1 }
-    static var notify: UInt32 { 2 }
+    static var control: UInt32 { TACTUS_PORT_CONTROL }
+    static var midiOut: UInt32 { TACTUS_PORT_MIDI_OUT }
+    static var notify: UInt32 { TACTUS_PORT_NOTIFY }
 }
 
 @_cdecl("tactus_instantiate")

@@ -63,50 +63,52 @@ public struct OfflineRender {
         onBlock: ([LoggedEvent], Int64) -> Void
     ) -> Report {
         var report = Report()
-        var renderer = BlockRenderer(sampleRate: sampleRate)
-        var output = MIDIEventBuffer(storageCapacity: outputCapacity)
+        // The engine the plugin and `tactus jack` run, wrapped by a host that
+        // runs its worker synchronously after each block.
+        var sequencer = Sequencer(sampleRate: sampleRate, eventCapacity: outputCapacity, pattern: nil)
+        let exchange = sequencer.handOver
         var host = HostSimulator(script: script, sampleRate: sampleRate)
         var sizes = blocks.makeIterator()
-        var incoming: PatternSnapshot? = PatternSnapshot.make(pattern, text: patternText)
-        var incomingPattern: Pattern? = pattern
+        _ = exchange.pointee.reserve()
+        sequencer.receive(prepared: PatternSnapshot.make(pattern, text: patternText))
+        var preparedPattern: Pattern? = pattern
         var start: Int64 = 0
         var blockEvents: [LoggedEvent] = []
         while start < script.endFrame {
-            if let snapshot = incoming {
-                renderer.install(snapshot)?.destroy()
-                incoming = nil
-                if let p = incomingPattern { observer?(start, .installed(p)) }
+            if let p = preparedPattern {
+                observer?(start, .installed(p))
+                preparedPattern = nil
             }
             let size = Int(min(Int64(sizes.next()), script.endFrame - start))
             observer?(start, .blockStart(size))
             let inputs = host.inputs(blockStart: start, frameCount: size)
             var edits: [(Int64, String)] = []
-            renderer.beginBlock(frameCount: size, output: &output)
+            sequencer.beginBlock(frameCount: size, eventCapacity: outputCapacity)
             blockEvents.removeAll(keepingCapacity: true)
-            // Collects what the renderer wrote so far, positioned by the clock it was rendered under.
+            // Collects what the engine wrote so far, positioned by the clock it was rendered under.
             func collect() {
-                let events = output.events
+                let events = sequencer.events
                 for i in blockEvents.count..<events.count {
                     let e = events[i]
                     let frame = start + Int64(e.offset)
-                    let position = MusicalPosition(
-                        beats: renderer.clock.beat(atFrame: frame).approximateValue, beatsPerBar: renderer.clock.beatsPerBar)
+                    let clock = sequencer.renderer.clock
+                    let position = MusicalPosition(beats: clock.beat(atFrame: frame).approximateValue, beatsPerBar: clock.beatsPerBar)
                     blockEvents.append(LoggedEvent(frame: frame, bytes: [e.status, e.data1, e.data2], position: position))
                 }
             }
             for input in inputs {
                 if annotate {
-                    renderer.render(toOffset: input.offset, output: &output)
+                    sequencer.render(toOffset: input.offset)
                     collect()
                 }
                 switch input.input {
                 case .position(let p):
                     observer?(start + Int64(input.offset), .position(p.update))
-                    renderer.apply(p.update, atOffset: input.offset, output: &output)
+                    sequencer.apply(p.update, atOffset: input.offset)
                 case .midi(let bytes):
                     observer?(start + Int64(input.offset), .midi(bytes))
                     if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
-                        renderer.allNotesOff(atOffset: input.offset, output: &output)
+                        sequencer.allNotesOff(atOffset: input.offset)
                     }
                 case .pattern(let path), .patternFile(let path):
                     edits.append((start + Int64(input.offset), path))
@@ -114,22 +116,25 @@ public struct OfflineRender {
                     break
                 }
             }
-            renderer.endBlock(output: &output)
+            sequencer.endBlock()
             if annotate {
                 collect()
             } else {
-                for e in output.events {
+                for e in sequencer.events {
                     blockEvents.append(LoggedEvent(frame: start + Int64(e.offset), bytes: [e.status, e.data1, e.data2]))
                 }
             }
+            _ = sequencer.takeOwed()
             report.events += blockEvents.count
-            // The "worker": parse the block's edits after the block.
+            // The "worker": frees what the block replaced, then parses the block's edits.
+            exchange.pointee.reclaim()
             for (frame, path) in edits {
                 switch loadPattern(path) {
                 case .success(let (p, text)):
-                    incoming?.destroy()
-                    incoming = PatternSnapshot.make(p, text: text)
-                    incomingPattern = p
+                    // A ticket is always free here: everything replaced was just reclaimed.
+                    _ = exchange.pointee.reserve()
+                    sequencer.receive(prepared: PatternSnapshot.make(p, text: text))
+                    preparedPattern = p
                     report.editsApplied += 1
                 case .failure(let error):
                     report.editFailures.append(EditFailure(frame: frame, path: path, message: error.description))
@@ -140,10 +145,8 @@ public struct OfflineRender {
             onBlock(blockEvents, start)
             if let shouldStop, shouldStop() { break }
         }
-        incoming?.destroy()
-        renderer.install(nil)?.destroy()
         report.frames = start
-        report.statistics = renderer.statistics
+        report.statistics = sequencer.renderer.statistics
         return report
     }
 }

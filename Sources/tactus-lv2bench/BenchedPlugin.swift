@@ -1,6 +1,7 @@
 import CBenchClock
 import CLilv
 import LV2HostKit
+import TactusOffline
 import Glibc
 
 /// One plugin instance under the bench host, with a buffer on every port.
@@ -14,25 +15,24 @@ import Glibc
 /// MIDI it wrote and running its worker happen around it.
 final class BenchedPlugin {
     let spec: PluginSpec
+    private let host: BenchHost
     private let features: HostFeatures
     private let instance: UnsafeMutablePointer<LilvInstance>
     private let runFunction: @convention(c) (LV2_Handle?, UInt32) -> Void
     private let handle: LV2_Handle
-    private let featureArray: UnsafeMutablePointer<UnsafePointer<LV2_Feature>?>
     private let worker = SynchronousWorker()
-    private let workerFeature = UnsafeMutablePointer<LV2_Feature>.allocate(capacity: 1)
     private let workerInterface: UnsafePointer<LV2_Worker_Interface>?
 
     private let controls: UnsafeMutablePointer<Float>
     private var floatBuffers: [UnsafeMutablePointer<Float>] = []
-    private var inputs: [AtomSequenceBuffer] = []
-    private var outputs: [AtomSequenceBuffer] = []
+    private var inputs: [ControlSequence] = []
+    private var outputs: [OutputSequence] = []
     /// The atom input that carries the transport, if the plugin has one.
-    private var positionInput: AtomSequenceBuffer?
+    private var positionInput: ControlSequence?
     /// The atom output that carries MIDI, if the plugin has one.
-    private var midiOutput: AtomSequenceBuffer?
+    private var midiOutput: OutputSequence?
     /// Control inputs designated `time:…`, refreshed every block.
-    private var timePorts: [(index: Int, key: TimeKey)] = []
+    private var timePorts: [(index: Int, key: PositionKey)] = []
     private var pendingPathProperties: [(property: String, path: String)]
 
     /// Note-ons and note-offs in the blocks counted so far.
@@ -41,18 +41,17 @@ final class BenchedPlugin {
 
     struct SetupError: Error, CustomStringConvertible { var description: String }
 
-    init(_ spec: PluginSpec, world: OpaquePointer, features: HostFeatures, sampleRate: Double, blockLength: Int, atomCapacity: Int) throws {
+    init(_ spec: PluginSpec, world: OpaquePointer, host: BenchHost, sampleRate: Double, blockLength: Int, atomCapacity: Int) throws {
         self.spec = spec
-        self.features = features
+        self.host = host
+        features = host.features(worker: worker)
         pendingPathProperties = spec.pathProperties
         let uriNode = lilv_new_uri(world, spec.uri)
         defer { lilv_node_free(uriNode) }
         guard let plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), uriNode) else {
             throw SetupError(description: "\(spec.label): \(spec.uri) is not installed (LV2_PATH, --bundle)")
         }
-        workerFeature.initialize(to: LV2_Feature(URI: strdup("http://lv2plug.in/ns/ext/worker#schedule"), data: UnsafeMutableRawPointer(worker.schedule)))
-        featureArray = features.featureArray(adding: [workerFeature])
-        guard let instance = lilv_plugin_instantiate(plugin, sampleRate, featureArray) else {
+        guard let instance = lilv_plugin_instantiate(plugin, sampleRate, features.list) else {
             throw SetupError(description: "\(spec.label): \(spec.uri) refused to instantiate")
         }
         self.instance = instance
@@ -91,16 +90,19 @@ final class BenchedPlugin {
                 buffer = UnsafeMutableRawPointer(controls + index)
                 if isInput, let designated = lilv_port_get(plugin, port, designation) {
                     let uri = String(cString: lilv_node_as_uri(designated))
-                    if let key = TimeKey.allCases.first(where: { $0.uri == uri }) { timePorts.append((index, key)) }
+                    let designatedKey = host.map.id(uri)
+                    if let key = PositionKey.allCases.first(where: { host.uris.time($0.rawValue) == designatedKey }) { timePorts.append((index, key)) }
                     lilv_node_free(designated)
                 }
             } else if lilv_port_is_a(plugin, port, atomClass) {
-                let sequence = AtomSequenceBuffer(capacity: atomCapacity)
-                buffer = sequence.base
                 if isInput {
+                    let sequence = ControlSequence(capacity: atomCapacity, sequenceType: host.uris.atomSequence)
+                    buffer = sequence.buffer
                     inputs.append(sequence)
                     if positionInput == nil && lilv_port_supports_event(plugin, port, positionType) { positionInput = sequence }
                 } else {
+                    let sequence = OutputSequence(capacity: atomCapacity)
+                    buffer = sequence.buffer
                     outputs.append(sequence)
                     if midiOutput == nil && lilv_port_supports_event(plugin, port, midiType) { midiOutput = sequence }
                 }
@@ -123,9 +125,6 @@ final class BenchedPlugin {
     deinit {
         lilv_instance_deactivate(instance)
         lilv_instance_free(instance)
-        featureArray.deallocate()
-        free(UnsafeMutableRawPointer(mutating: workerFeature.pointee.URI))
-        workerFeature.deallocate()
         controls.deallocate()
         for b in floatBuffers { b.deallocate() }
     }
@@ -133,24 +132,20 @@ final class BenchedPlugin {
     /// Fills the inputs of the block starting at `frame`: the position when
     /// `sendPosition`, designated time ports always, pending pattern edits.
     func prepareBlock(frame: Int64, sendPosition: Bool, transport: RollingTransport) {
-        let uris = features.uris
-        for input in inputs { input.clearInput(sequenceType: uris.atomSequence) }
+        let uris = host.uris
+        for input in inputs { input.clear() }
         if sendPosition, let positionInput {
-            _ = transport.positionBody(atFrame: frame, uris: uris).withUnsafeBytes {
-                positionInput.append(frames: 0, type: uris.atomObject, body: $0)
-            }
+            positionInput.append(frames: 0, type: uris.atomObject, body: transport.positionBody(atFrame: frame, uris: uris))
         }
         if let control = positionInput ?? inputs.first {
             for (property, path) in pendingPathProperties {
-                var body = AtomObjectBody(objectType: uris.patchSet)
-                body.add(key: uris.patchProperty, uridType: uris.atomURID, features.map.id(property))
-                body.add(key: uris.patchValue, type: uris.atomPath, value: Array(path.utf8) + [0])
-                _ = body.bytes.withUnsafeBytes { control.append(frames: 0, type: uris.atomObject, body: $0) }
+                control.append(frames: 0, type: uris.atomObject, body: AtomBody.patchSet(
+                    property: host.map.id(property), valueType: uris.atomPath, text: Array(path.utf8), uris: uris))
             }
         }
         pendingPathProperties = []
         for (index, key) in timePorts { controls[index] = Float(transport.value(of: key, atFrame: frame)) }
-        for output in outputs { output.prepareOutput(chunkType: uris.atomChunk) }
+        for output in outputs { output.prepare(chunkType: uris.atomChunk) }
     }
 
     /// Runs one block and returns the clock ticks `run()` took.
@@ -163,12 +158,11 @@ final class BenchedPlugin {
 
     /// After `run()`: counts the MIDI notes written (when `counting`) and runs the worker.
     func finishBlock(counting: Bool) {
-        let uris = features.uris
-        if counting, let midiOutput {
-            midiOutput.forEachEvent(sequenceType: uris.atomSequence) { _, type, body in
-                guard type == uris.midiEvent, body.count >= 3 else { return }
-                let kind = body[0] & 0xF0
-                if kind == 0x90 && body[2] > 0 { noteOns += 1 } else if kind == 0x80 || kind == 0x90 { noteOffs += 1 }
+        let uris = host.uris
+        if counting, let midiOutput, let events = try? midiOutput.read(sequenceType: uris.atomSequence) {
+            for e in events where e.type == uris.midiEvent && e.body.count >= 3 {
+                let kind = e.body[0] & 0xF0
+                if kind == 0x90 && e.body[2] > 0 { noteOns += 1 } else if kind == 0x80 || kind == 0x90 { noteOffs += 1 }
             }
         }
         if let workerInterface { worker.finishBlock(workerInterface, handle) }

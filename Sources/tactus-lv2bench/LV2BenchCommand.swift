@@ -52,9 +52,9 @@ struct LV2BenchCommand: ParsableCommand {
             lilv_world_load_bundle(world, node)
             lilv_node_free(node)
         }
-        let features = HostFeatures(sampleRate: rate, blockLength: frames, sequenceSize: 1 << 17)
+        let host = BenchHost(sampleRate: rate, blockLength: frames, sequenceSize: 1 << 17)
         let benched = try specs.map {
-            try BenchedPlugin($0, world: world, features: features, sampleRate: rate, blockLength: frames, atomCapacity: 1 << 17)
+            try BenchedPlugin($0, world: world, host: host, sampleRate: rate, blockLength: frames, atomCapacity: 1 << 17)
         }
         let transport = RollingTransport(sampleRate: rate, tempo: tempo)
         let nsPerTick = tactus_bench_ns_per_tick(200)

@@ -1,3 +1,6 @@
+import LV2HostKit
+import TactusOffline
+
 /// The transport every benchmarked plugin is fed: rolling from frame 0 at a
 /// fixed tempo in 4/4, never stopping, never relocating.
 ///
@@ -24,7 +27,7 @@ struct RollingTransport {
     }
 
     /// The value of a `time:` key at `frame`, for an object property or a designated control port.
-    func value(of key: TimeKey, atFrame frame: Int64) -> Double {
+    func value(of key: PositionKey, atFrame frame: Int64) -> Double {
         let beat = beat(atFrame: frame)
         let bar = (beat / beatsPerBar).rounded(.down)
         switch key {
@@ -40,22 +43,16 @@ struct RollingTransport {
     }
 
     /// The `time:Position` object body at `frame`.
-    func positionBody(atFrame frame: Int64, uris: HostURIDs) -> [UInt8] {
-        var body = AtomObjectBody(objectType: uris.timePosition)
-        body.add(key: uris.time(.frame), int64Type: uris.atomLong, Int64(value(of: .frame, atFrame: frame)))
-        body.add(key: uris.time(.speed), floatType: uris.atomFloat, Float(value(of: .speed, atFrame: frame)))
-        body.add(key: uris.time(.bar), int64Type: uris.atomLong, Int64(value(of: .bar, atFrame: frame)))
-        body.add(key: uris.time(.barBeat), floatType: uris.atomFloat, Float(value(of: .barBeat, atFrame: frame)))
-        body.add(key: uris.time(.beatUnit), int32Type: uris.atomInt, Int32(value(of: .beatUnit, atFrame: frame)))
-        body.add(key: uris.time(.beatsPerBar), floatType: uris.atomFloat, Float(value(of: .beatsPerBar, atFrame: frame)))
-        body.add(key: uris.time(.beatsPerMinute), floatType: uris.atomFloat, Float(value(of: .beatsPerMinute, atFrame: frame)))
-        return body.bytes
+    func positionBody(atFrame frame: Int64, uris: HostURIs) -> [UInt8] {
+        func long(_ key: PositionKey) -> AtomProperty {
+            AtomProperty(key: uris.time(key.rawValue)!, type: uris.atomLong, body: AtomBody.long(Int64(value(of: key, atFrame: frame))))
+        }
+        func float(_ key: PositionKey) -> AtomProperty {
+            AtomProperty(key: uris.time(key.rawValue)!, type: uris.atomFloat, body: AtomBody.float(Float(value(of: key, atFrame: frame))))
+        }
+        let beatUnit = AtomProperty(key: uris.time(PositionKey.beatUnit.rawValue)!, type: uris.atomInt, body: AtomBody.int(Int32(value(of: .beatUnit, atFrame: frame))))
+        return AtomBody.object(otype: uris.timePosition, properties: [
+            long(.frame), float(.speed), long(.bar), float(.barBeat), beatUnit, float(.beatsPerBar), float(.beatsPerMinute),
+        ])
     }
-}
-
-/// The keys of `time:Position` a host fills in.
-enum TimeKey: String, CaseIterable {
-    case frame, speed, bar, barBeat, beat, beatUnit, beatsPerBar, beatsPerMinute
-
-    var uri: String { "http://lv2plug.in/ns/ext/time#" + rawValue }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CRTCheckHooks
 import CLilv
 import LV2HostKit
 import CTestHost
@@ -40,7 +41,7 @@ struct HostCommand: ParsableCommand {
         let sampleRate = rate ?? script.sampleRate ?? 48000
         let plan: BlockPlan
         do { plan = try BlockPlan(parsing: blocks) } catch { throw ValidationError(error.description) }
-        if rtcheck && tactus_host_rtcheck_available() == 0 {
+        if rtcheck && tactus_rtcheck_hooks_init() == 0 {
             throw ValidationError("--rtcheck needs the interposer: LD_PRELOAD=.../libTactusRTCheck.so")
         }
         let unconnected = Set(disconnect.split(separator: ",").map(String.init))
@@ -57,13 +58,12 @@ struct HostCommand: ParsableCommand {
         if let restoreState { try host.restoreState(from: restoreState) }
 
         let u = host.uris
-        let sequenceType = u.id("http://lv2plug.in/ns/ext/atom#Sequence")
-        let chunkType = u.id("http://lv2plug.in/ns/ext/atom#Chunk")
-        let objectType = u.id("http://lv2plug.in/ns/ext/atom#Object")
-        let blankType = u.id("http://lv2plug.in/ns/ext/atom#Blank")
-        let midiType = u.id("http://lv2plug.in/ns/ext/midi#MidiEvent")
-        let bodies = AtomBodies(map: u)
-        let notifyLog = NotifyLog(path: notify, uris: u)
+        let sequenceType = u.atomSequence
+        let chunkType = u.atomChunk
+        let objectType = u.atomObject
+        let blankType = u.atomBlank
+        let midiType = u.midiEvent
+        let notifyLog = NotifyLog(path: notify, uris: host.map)
         var out = LogWriter(quiet: quiet)
 
         lilv_instance_activate(host.instance)
@@ -79,48 +79,48 @@ struct HostCommand: ParsableCommand {
                 pendingDeactivations = pendingDeactivations.drop { $0 <= start }
             }
             let n = Int(min(Int64(sizes.next()), script.endFrame - start))
-            host.control.clearInput(sequenceType: sequenceType)
+            host.control.clear()
             for input in sim.inputs(blockStart: start, frameCount: n) {
                 let frames = Int64(input.offset)
                 switch input.input {
                 case .position(let p):
-                    host.control.append(frames: frames, type: p.asBlank ? blankType : objectType, body: bodies.position(p))
+                    host.control.append(frames: frames, type: p.asBlank ? blankType : objectType, body: positionBody(p, host: host))
                 case .midi(let bytes):
                     host.control.append(frames: frames, type: midiType, body: bytes)
                 case .pattern(let path):
                     let file = resolve(path)
                     guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
-                    host.control.append(frames: frames, type: objectType, body: bodies.patchSet(
-                        property: "urn:tactus:pattern", valueType: "http://lv2plug.in/ns/ext/atom#String", text: [UInt8](data)))
+                    host.control.append(frames: frames, type: objectType, body: AtomBody.patchSet(
+                        property: u.pattern, valueType: u.atomString, text: [UInt8](data), uris: u))
                 case .patternFile(let path):
                     let file = URL(fileURLWithPath: resolve(path)).standardizedFileURL.path
-                    host.control.append(frames: frames, type: objectType, body: bodies.patchSet(
-                        property: "urn:tactus:patternFile", valueType: "http://lv2plug.in/ns/ext/atom#Path", text: Array(file.utf8)))
+                    host.control.append(frames: frames, type: objectType, body: AtomBody.patchSet(
+                        property: u.patternFile, valueType: u.atomPath, text: Array(file.utf8), uris: u))
                 case .get(let property):
-                    host.control.append(frames: frames, type: objectType, body: bodies.patchGet(property: property.map { "urn:tactus:" + $0 }))
+                    host.control.append(frames: frames, type: objectType, body: AtomBody.patchGet(property: property.map { host.map.id("urn:tactus:" + $0) }, uris: u))
                 }
             }
-            host.midiOut.prepareOutput(chunkType: chunkType)
-            host.notify.prepareOutput(chunkType: chunkType)
+            host.midiOut.prepare(chunkType: chunkType)
+            host.notify.prepare(chunkType: chunkType)
 
-            if rtcheck { tactus_host_rtcheck_begin() }
+            if rtcheck { tactus_rtcheck_hooks_begin() }
             lilv_instance_run(host.instance, UInt32(n))
-            if rtcheck { tactus_host_rtcheck_end() }
+            if rtcheck { tactus_rtcheck_hooks_end() }
 
             if !unconnected.contains("midi") {
-                for e in host.midiOut.events(sequenceType: sequenceType) where e.type == midiType {
+                for e in try host.midiOut.read(sequenceType: sequenceType) where e.type == midiType {
                     out.write(LoggedEvent(frame: start + e.frames, bytes: e.body))
                 }
             }
             if !unconnected.contains("notify") {
-                for e in host.notify.events(sequenceType: sequenceType) { notifyLog.write(frame: start + e.frames, type: e.type, body: e.body) }
+                for e in try host.notify.read(sequenceType: sequenceType) { notifyLog.write(frame: start + e.frames, type: e.type, body: e.body) }
             }
             if let worker = host.worker, let iface = host.workerInterface {
                 worker.runRequests(iface, host.handle)
                 worker.deliverResponses(iface, host.handle) { call in
-                    if rtcheck { tactus_host_rtcheck_begin() }
+                    if rtcheck { tactus_rtcheck_hooks_begin() }
                     call()
-                    if rtcheck { tactus_host_rtcheck_end() }
+                    if rtcheck { tactus_rtcheck_hooks_end() }
                 }
             }
             start += Int64(n)
@@ -130,14 +130,29 @@ struct HostCommand: ParsableCommand {
         out.flush()
         if let saveState { try host.saveState(to: saveState) }
         if rtcheck {
-            let allocations = tactus_host_rtcheck_allocations()
-            let locks = tactus_host_rtcheck_locks()
-            let first = String(cString: tactus_host_rtcheck_first())
-            let caller = String(cString: tactus_host_rtcheck_first_caller())
+            let allocations = tactus_rtcheck_hooks_allocations()
+            let locks = tactus_rtcheck_hooks_locks()
+            let first = String(cString: tactus_rtcheck_hooks_first())
+            let caller = String(cString: tactus_rtcheck_hooks_first_caller())
             FileHandle.standardError.write(Data((
                 "rtcheck: \(blocksRun) blocks, \(allocations) allocator calls and \(locks) lock calls inside run() and work_response()"
                 + (first.isEmpty ? "" : " (first: \(first), called from \(caller))") + "\n").utf8))
         }
+    }
+
+    /// A `time:Position` body from a script's wire values: each key with the atom type the script gives it.
+    func positionBody(_ p: HostPosition, host: PluginHost) -> [UInt8] {
+        let u = host.uris
+        return AtomBody.object(otype: u.timePosition, properties: p.fields.map { field in
+            let key = u.time(field.key.rawValue)!
+            switch field.value {
+            case .int(let v): return AtomProperty(key: key, type: u.atomInt, body: AtomBody.int(v))
+            case .long(let v): return AtomProperty(key: key, type: u.atomLong, body: AtomBody.long(v))
+            case .float(let v): return AtomProperty(key: key, type: u.atomFloat, body: AtomBody.float(v))
+            case .double(let v): return AtomProperty(key: key, type: u.atomDouble, body: AtomBody.double(v))
+            case .string(let s): return AtomProperty(key: key, type: u.atomString, body: AtomBody.text(s))
+            }
+        })
     }
 
     func resolve(_ path: String) -> String {

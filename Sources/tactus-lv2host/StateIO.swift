@@ -6,7 +6,7 @@ extension PluginHost {
     /// Restores a state holding just this pattern text (the way a host loads a
     /// session), through the plugin's state interface.
     func restorePattern(_ text: [UInt8]) throws {
-        try restore([(uris.id("urn:tactus:pattern"), uris.id("http://lv2plug.in/ns/ext/atom#String"), text + [0])])
+        try restore([(map.id("urn:tactus:pattern"), map.id("http://lv2plug.in/ns/ext/atom#String"), text + [0])])
     }
 
     /// Restores the given properties (key, type, value) through `restore()`.
@@ -24,7 +24,7 @@ extension PluginHost {
             return box.items[i].2.withUnsafeBytes { $0.baseAddress }
         }
         let status = withExtendedLifetime(box) {
-            iface.pointee.restore?(handle, retrieve, Unmanaged.passUnretained(box).toOpaque(), 0, features)
+            iface.pointee.restore?(handle, retrieve, Unmanaged.passUnretained(box).toOpaque(), 0, features.list)
         }
         if status != LV2_STATE_SUCCESS { throw HostError(description: "the plugin rejected the state (status \(status?.rawValue ?? 99))") }
     }
@@ -33,11 +33,11 @@ extension PluginHost {
     func saveState(to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         guard let state = lilv_state_new_from_instance(
-            plugin, instance, uris.map, nil, directory, directory, directory, nil, nil, 0, features)
+            plugin, instance, map.map, nil, directory, directory, directory, nil, nil, 0, features.list)
         else { throw HostError(description: "could not save the plugin's state") }
         defer { lilv_state_free(state) }
         // No URI: the state's subject is the file itself, as jalv writes it, so `jalv -l` loads it too.
-        let result = lilv_state_save(world, uris.map, uris.unmap, state, nil, directory, "state.ttl")
+        let result = lilv_state_save(world, map.map, map.unmap, state, nil, directory, "state.ttl")
         if result != 0 { throw HostError(description: "could not write the state to \(directory)") }
     }
 
@@ -46,10 +46,10 @@ extension PluginHost {
         let path = (directory as NSString).appendingPathComponent("state.ttl")
         let subject = lilv_new_file_uri(world, nil, path)
         defer { lilv_node_free(subject) }
-        guard let state = lilv_state_new_from_file(world, uris.map, subject, path) else {
+        guard let state = lilv_state_new_from_file(world, map.map, subject, path) else {
             throw HostError(description: "could not read a state from \(path)")
         }
         defer { lilv_state_free(state) }
-        lilv_state_restore(state, instance, nil, nil, 0, features)
+        lilv_state_restore(state, instance, nil, nil, 0, features.list)
     }
 }

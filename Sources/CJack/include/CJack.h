@@ -47,20 +47,5 @@ TACTUS_RT jack_transport_state_t tactus_jack_transport_query(const jack_client_t
     return jack_transport_query(client, pos);
 }
 
-/*
- * The realtime check (libTactusRTCheck.so, when preloaded): counting is
- * switched on and off around the process callback. The hooks are looked up
- * once, off the audio thread (tactus_jack_rtcheck_init); calling them is a
- * store to a thread-local flag.
- */
-extern void (*tactus_jack_rtcheck_begin_fn)(void);
-extern void (*tactus_jack_rtcheck_end_fn)(void);
-TACTUS_RT void tactus_jack_rtcheck_begin(void) { if (tactus_jack_rtcheck_begin_fn) tactus_jack_rtcheck_begin_fn(); }
-TACTUS_RT void tactus_jack_rtcheck_end(void) { if (tactus_jack_rtcheck_end_fn) tactus_jack_rtcheck_end_fn(); }
-/* Returns 1 when the interposer is loaded. */
-int tactus_jack_rtcheck_init(void);
-long tactus_jack_rtcheck_allocations(void);
-long tactus_jack_rtcheck_locks(void);
-const char *tactus_jack_rtcheck_first(void);
 
 #endif

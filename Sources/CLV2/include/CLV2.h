@@ -29,7 +29,14 @@
 
 #define TACTUS_URI "urn:tactus:sequencer"
 
-extern const char *const tactus_uri_plugin;
+/* The plugin's ports, numbered as plugin.lv2/tactus.ttl numbers them (a test
+ * reads the TTL and checks it against these). The plugin and every host in
+ * the project take the indices from here. */
+#define TACTUS_PORT_CONTROL 0u
+#define TACTUS_PORT_MIDI_OUT 1u
+#define TACTUS_PORT_NOTIFY 2u
+#define TACTUS_PORT_COUNT 3u
+
 extern const char *const tactus_uri_pattern;
 extern const char *const tactus_uri_patternFile;
 extern const char *const tactus_uri_error;
@@ -47,7 +54,6 @@ extern const char *const tactus_uri_atom_Long;
 extern const char *const tactus_uri_atom_Float;
 extern const char *const tactus_uri_atom_Double;
 extern const char *const tactus_uri_atom_Bool;
-extern const char *const tactus_uri_atom_frameTime;
 extern const char *const tactus_uri_midi_MidiEvent;
 extern const char *const tactus_uri_time_Position;
 extern const char *const tactus_uri_time_frame;
@@ -69,8 +75,6 @@ extern const char *const tactus_uri_log_Warning;
 extern const char *const tactus_uri_log_Note;
 extern const char *const tactus_uri_urid_map;
 extern const char *const tactus_uri_worker_schedule;
-extern const char *const tactus_uri_worker_interface;
-extern const char *const tactus_uri_state_interface;
 extern const char *const tactus_uri_state_mapPath;
 extern const char *const tactus_uri_state_freePath;
 extern const char *const tactus_uri_log_log;

@@ -94,6 +94,13 @@ public struct Sequencer: ~Copyable {
         renderer.apply(update, atOffset: offset, output: &output)
     }
 
+    /// Renders everything before `offset` (frames into the block) without
+    /// applying anything: what has been rendered is then final in `events`.
+    @_noLocks
+    public mutating func render(toOffset offset: Int) {
+        renderer.render(toOffset: offset, output: &output)
+    }
+
     /// Renders up to `offset`, then ends every sounding note there (CC 123 / CC 120, §5).
     @_noLocks
     public mutating func allNotesOff(atOffset offset: Int) {

@@ -43,9 +43,9 @@ public struct MIDIImportError: Error, Sendable {
 public enum MIDIFileImport {
     /// Sub-tick units: bar lines fall on whole units for any time signature
     /// with a denominator up to 256 (a bar of 3/8 at 25 PPQ is 37.5 ticks).
-    static let unitsPerTick: Int64 = 256
+    static var unitsPerTick: Int64 { 256 }
     /// Ticks beyond this cannot be within a pattern's 1,000,000 beats at any PPQ.
-    static let maximumTick: Int64 = 1 << 44
+    static var maximumTick: Int64 { 1 << 44 }
 
     public static func importPattern(_ file: MIDIFile, options: MIDIImportOptions = MIDIImportOptions()) throws(MIDIImportError) -> MIDIImport {
         let ppq = Int64(file.ticksPerQuarter)

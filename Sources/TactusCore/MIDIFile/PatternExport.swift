@@ -12,9 +12,9 @@ public struct MIDIExport: Sendable {
 /// in the notes times the loops.
 public enum PatternExport {
     /// The PPQ used when none represents every beat exactly (M17).
-    public static let fallbackTicksPerQuarter = 960
+    public static var fallbackTicksPerQuarter: Int { 960 }
     /// The largest PPQ a file can hold.
-    public static let maximumTicksPerQuarter = 32_767
+    public static var maximumTicksPerQuarter: Int { 32_767 }
 
     /// The smallest PPQ of at least 96 and at most 32,767 that represents
     /// every note's start and end and the loop length exactly, or nil.

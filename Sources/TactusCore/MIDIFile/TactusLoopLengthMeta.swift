@@ -4,7 +4,7 @@
 /// `7D` followed by the ASCII `tactus-length N/D` (or `tactus-length N`).
 /// Other programs skip it as they skip any sequencer-specific event.
 public enum TactusLoopLengthMeta {
-    private static let prefix: [UInt8] = Array("tactus-length ".utf8)
+    private static var prefix: [UInt8] { Array("tactus-length ".utf8) }
 
     /// The event's data (after `FF 7F` and the length).
     public static func data(_ length: BeatRational) -> [UInt8] {

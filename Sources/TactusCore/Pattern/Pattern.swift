@@ -28,7 +28,7 @@ public struct PatternNote: Equatable, Sendable {
 /// thread; the audio thread plays a `PatternSnapshot` built from it.
 public struct Pattern: Equatable, Sendable {
     /// Most notes a pattern may hold (pattern format, "Limits").
-    public static let maximumNoteCount = 65_536
+    public static var maximumNoteCount: Int { 65_536 }
 
     /// Loop length in beats, `> 0`.
     public var length: BeatRational
@@ -66,9 +66,9 @@ public struct Pattern: Equatable, Sendable {
 /// The numeric limits of the pattern format.
 public enum PatternLimits {
     /// Largest beat value (1,000,000).
-    public static let maximumBeatValue = BeatRational(1_000_000)
+    public static var maximumBeatValue: BeatRational { BeatRational(1_000_000) }
     /// Most digits after a decimal point.
-    public static let maximumDecimalDigits = 9
+    public static var maximumDecimalDigits: Int { 9 }
     /// A fraction's numerator and denominator are below this (2^31).
     public static var fractionPartLimit: Int64 { 1 << 31 }
 

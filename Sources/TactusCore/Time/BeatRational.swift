@@ -27,7 +27,7 @@ public struct BeatRational: Comparable, Sendable, BitwiseCopyable {
         denominator = 1
     }
 
-    public static let zero = BeatRational(0)
+    public static var zero: BeatRational { BeatRational(0) }
 
     public var isInteger: Bool { denominator == 1 }
 

@@ -1,5 +1,6 @@
 import CInProcessHost
 import CLV2
+@_exported import LV2HostKit
 
 /// One plugin instance run in this process through its LV2 descriptor, with
 /// what a host gives it: `urid:map`/`unmap`, a synchronous worker (optional),
@@ -31,7 +32,7 @@ public final class InProcessPlugin: @unchecked Sendable {
 
     public let descriptor: UnsafePointer<LV2_Descriptor>
     public let handle: LV2_Handle
-    public let map: HostURIDMap
+    public let map: URIDMap
     public let uris: HostURIs
     public let worker: SynchronousWorker?
     public let control: ControlSequence
@@ -44,13 +45,12 @@ public final class InProcessPlugin: @unchecked Sendable {
 
     private let logCapture: OpaquePointer?
     private let log: UnsafeMutablePointer<LV2_Log_Log>
-    private let features: [UnsafeMutablePointer<LV2_Feature>]
-    private let featureList: UnsafeMutablePointer<UnsafePointer<LV2_Feature>?>
-    private var cString: [UnsafeMutablePointer<CChar>] = []
+    private let features: HostFeatures
+    private let bundle: UnsafeMutablePointer<CChar>
 
     /// Instantiates the plugin; nil when it refuses (it logs why: set `echoLog` to see it).
     /// `map` may be shared between instances, as a host shares its map between plugins.
-    public init?(descriptor: UnsafePointer<LV2_Descriptor>, configuration: Configuration = Configuration(), map: HostURIDMap = HostURIDMap()) {
+    public init?(descriptor: UnsafePointer<LV2_Descriptor>, configuration: Configuration = Configuration(), map: URIDMap = URIDMap()) {
         self.descriptor = descriptor
         self.map = map
         uris = HostURIs(map)
@@ -63,34 +63,12 @@ public final class InProcessPlugin: @unchecked Sendable {
         logCapture = tactus_log_capture_new(configuration.echoLog ? 1 : 0)
         tactus_log_capture_attach(logCapture, log)
 
-        var list: [(String, UnsafeMutableRawPointer?)] = [
-            ("http://lv2plug.in/ns/ext/urid#map", UnsafeMutableRawPointer(map.map)),
-            ("http://lv2plug.in/ns/ext/urid#unmap", UnsafeMutableRawPointer(map.unmap)),
-            ("http://lv2plug.in/ns/ext/state#threadSafeRestore", nil),
-        ]
-        if configuration.withLog { list.append(("http://lv2plug.in/ns/ext/log#log", UnsafeMutableRawPointer(log))) }
-        if let worker { list.append(("http://lv2plug.in/ns/ext/worker#schedule", UnsafeMutableRawPointer(worker.schedule))) }
-        var storage: [UnsafeMutablePointer<LV2_Feature>] = []
-        var strings: [UnsafeMutablePointer<CChar>] = []
-        for (uri, data) in list {
-            let name = InProcessPlugin.copy(uri)
-            strings.append(name)
-            let f = UnsafeMutablePointer<LV2_Feature>.allocate(capacity: 1)
-            f.initialize(to: LV2_Feature(URI: UnsafePointer(name), data: data))
-            storage.append(f)
-        }
-        features = storage
-        cString = strings
-        featureList = .allocate(capacity: storage.count + 1)
-        for (i, f) in storage.enumerated() { featureList[i] = UnsafePointer(f) }
-        featureList[storage.count] = nil
-
-        let bundle = InProcessPlugin.copy("/nonexistent/tactus.lv2/")
-        cString.append(bundle)
+        features = HostFeatures(map: map, log: configuration.withLog ? log : nil, worker: worker)
+        bundle = InProcessPlugin.copy("/nonexistent/tactus.lv2/")
         guard let instantiate = descriptor.pointee.instantiate,
-            let h = instantiate(descriptor, configuration.sampleRate, bundle, featureList)
+            let h = instantiate(descriptor, configuration.sampleRate, bundle, features.list)
         else {
-            InProcessPlugin.release(features: storage, list: featureList, strings: cString, log: log, capture: logCapture)
+            InProcessPlugin.release(bundle: bundle, log: log, capture: logCapture)
             return nil
         }
         handle = h
@@ -104,7 +82,7 @@ public final class InProcessPlugin: @unchecked Sendable {
 
     deinit {
         descriptor.pointee.cleanup?(handle)
-        InProcessPlugin.release(features: features, list: featureList, strings: cString, log: log, capture: logCapture)
+        InProcessPlugin.release(bundle: bundle, log: log, capture: logCapture)
     }
 
     private static func copy(_ s: String) -> UnsafeMutablePointer<CChar> {
@@ -114,13 +92,8 @@ public final class InProcessPlugin: @unchecked Sendable {
         return p
     }
 
-    private static func release(
-        features: [UnsafeMutablePointer<LV2_Feature>], list: UnsafeMutablePointer<UnsafePointer<LV2_Feature>?>,
-        strings: [UnsafeMutablePointer<CChar>], log: UnsafeMutablePointer<LV2_Log_Log>, capture: OpaquePointer?
-    ) {
-        for f in features { f.deallocate() }
-        list.deallocate()
-        for s in strings { s.deallocate() }
+    private static func release(bundle: UnsafeMutablePointer<CChar>, log: UnsafeMutablePointer<LV2_Log_Log>, capture: OpaquePointer?) {
+        bundle.deallocate()
         log.deallocate()
         tactus_log_capture_free(capture)
     }
@@ -129,9 +102,9 @@ public final class InProcessPlugin: @unchecked Sendable {
 
     /// Connects each port to its buffer, or leaves it unconnected (NULL).
     public func connect(control: Bool = true, midi: Bool = true, notify: Bool = true) {
-        descriptor.pointee.connect_port?(handle, 0, control ? self.control.buffer : nil)
-        descriptor.pointee.connect_port?(handle, 1, midi ? midiOut.buffer : nil)
-        descriptor.pointee.connect_port?(handle, 2, notify ? self.notify.buffer : nil)
+        descriptor.pointee.connect_port?(handle, TactusPort.control, control ? self.control.buffer : nil)
+        descriptor.pointee.connect_port?(handle, TactusPort.midiOut, midi ? midiOut.buffer : nil)
+        descriptor.pointee.connect_port?(handle, TactusPort.notify, notify ? self.notify.buffer : nil)
     }
 
     public func activate() { descriptor.pointee.activate?(handle) }

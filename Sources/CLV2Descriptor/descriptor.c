@@ -9,7 +9,7 @@
  * borrowed inout at every call, which the thread sanitizer reports as data
  * races (docs/robustness.md).
  */
-#include "CLV2.h"
+#include <CLV2.h>
 
 LV2_Handle tactus_instantiate(const LV2_Descriptor *descriptor, double sample_rate, const char *bundle_path,
                               const LV2_Feature *const *features);

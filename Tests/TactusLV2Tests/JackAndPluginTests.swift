@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TactusCore
+import TactusJack
+import TactusJackSequencer
+import TactusOffline
+import TactusTestSupport
+
+/// The JACK client and the plugin run one engine: for the same random JACK
+/// transport (starts, stops, relocates, tempo changes, with and without a
+/// timebase master's BBT), all-notes-offs and pattern edits, `tactus jack`'s
+/// process callback (run without a server by `JackCyclePlayer`) and the
+/// plugin (loaded through lilv, fed the positions the JACK client applied,
+/// from its journal) play the same events at the same frames.
+@Suite("JACK client and plugin: one engine")
+struct JackAndPluginTests {
+    @Test("random JACK sessions: tactus jack and the plugin give the same log")
+    func sameLogForTheSameSession() throws {
+        var compared = 0
+        for seed in UInt64(1)...16 {
+            var gen = RandomSession(seed: 91_000 + seed)
+            let period = UInt32(gen.pick([64, 256, 1024]))
+            let rate = Double(gen.pick([44100, 48000, 96000]))
+            let cycles = JackAndPluginTests.transport(&gen, period: period, rate: rate, count: gen.int(300...1200))
+            var controls: [JackCyclePlayer.ControlMessage] = []
+            for _ in 0..<gen.int(0...4) {
+                controls.append(.init(frame: Int64(gen.int(0...cycles.count * Int(period) - 1)), status: 0xB0 | UInt8(gen.int(0...15)), data1: gen.pick([120, 123])))
+            }
+            controls.sort { $0.frame < $1.frame }
+            var edits: [Int: [UInt8]] = [:]
+            for _ in 0..<gen.int(0...3) { edits[gen.int(1...cycles.count - 1)] = Array(gen.pattern(maxNotes: 12).utf8) }
+            let pattern = gen.pattern()
+
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-jack-plugin-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let jack = try JackCyclePlayer.play(
+                patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, edits: edits, journal: dir.path)
+            // The journal, replayed through the plugin: its positions, all-notes-offs and edits, block by block.
+            try FileManager.default.moveItem(at: dir.appendingPathComponent("session.transport"), to: dir.appendingPathComponent("script.transport"))
+            try pattern.write(to: dir.appendingPathComponent("pattern.pattern"), atomically: true, encoding: .utf8)
+            let plugin = try PluginProcess.run(in: dir, blocks: String(period))
+            #expect(plugin.status == 0, "\(plugin.stderr)")
+            let fromJack = jack.map { LoggedEvent(frame: $0.frame, bytes: $0.bytes) }
+            if let d = difference(fromJack, plugin.midi, ("tactus jack", "plugin")) {
+                Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(d)")
+                return
+            }
+            compared += fromJack.count
+        }
+        #expect(compared > 500)
+    }
+
+    /// JACK transport as a client queries it, cycle by cycle: a timebase
+    /// master's BBT at its tempo (or none), rolling and stopped spans, relocates.
+    static func transport(_ gen: inout RandomSession, period: UInt32, rate: Double, count: Int) -> [JackTransportSnapshot] {
+        let hasBBT = gen.chance(0.7)
+        var bpm = Double(gen.int(60...180)) + (gen.chance(0.5) ? 0.7 : 0)
+        let beatsPerBar = Float(gen.pick([3, 4, 7]))
+        var rolling = gen.chance(0.8)
+        var frame: UInt32 = 0
+        var cycles: [JackTransportSnapshot] = []
+        for i in 0..<count {
+            if gen.chance(0.01) { rolling.toggle() }
+            if gen.chance(0.008) { frame = UInt32(gen.int(0...Int(rate) * 60)) }
+            if hasBBT && gen.chance(0.005) { bpm = Double(gen.int(60...180)) + gen.unit() }
+            var bar: Int32 = 0, beat: Int32 = 0, tick: Int32 = 0
+            var tickDouble: Double? = nil
+            if hasBBT {
+                // As `tactus jack --master` publishes it: bar and beat from 1, the fractional tick.
+                let beats = Double(frame) * bpm / (60 * rate)
+                let whole = beats.rounded(.down)
+                let barIndex = (whole / Double(beatsPerBar)).rounded(.down)
+                bar = Int32(barIndex) + 1
+                beat = Int32(whole - barIndex * Double(beatsPerBar)) + 1
+                tickDouble = (beats - whole) * 1920
+                tick = Int32(tickDouble!.rounded(.down))
+            }
+            cycles.append(JackTransportSnapshot(
+                cycleStart: Int64(i) * Int64(period), frameCount: period, rolling: rolling, frame: frame, hasBBT: hasBBT,
+                bar: bar, beat: beat, tick: tick, tickDouble: tickDouble, ticksPerBeat: hasBBT ? 1920 : 0,
+                beatsPerBar: hasBBT ? beatsPerBar : 0, beatType: hasBBT ? 4 : 0, beatsPerMinute: hasBBT ? bpm : 0))
+            if rolling { frame &+= period }
+        }
+        return cycles
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import LV2HostKit
+import Testing
+
+/// The port indices are written once on each side of the C/Swift line (CLV2.h,
+/// which the plugin and the hosts both read); the bundle's Turtle must say
+/// the same, or a host would connect the MIDI output to the control input.
+@Suite("Port indices: tactus.ttl and the code")
+struct PortIndexTests {
+    @Test("every port in tactus.ttl has the index the code uses, and no other port exists")
+    func ttlMatchesTheCode() throws {
+        let ttl = try String(contentsOf: PluginProcess.bundle.appendingPathComponent("tactus.ttl"), encoding: .utf8)
+        // Each port is a blank node with its own `lv2:index N ;` and `lv2:symbol "s" ;`.
+        var ports: [String: UInt32] = [:]
+        var index: UInt32? = nil
+        for line in ttl.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("lv2:index ") {
+                index = UInt32(line.dropFirst("lv2:index ".count).prefix { $0.isNumber })
+            } else if line.hasPrefix("lv2:symbol \""), let i = index {
+                ports[String(line.dropFirst("lv2:symbol \"".count).prefix { $0 != "\"" })] = i
+                index = nil
+            }
+        }
+        #expect(ports == ["control": TactusPort.control, "midi_out": TactusPort.midiOut, "notify": TactusPort.notify])
+        #expect(UInt32(ports.count) == TactusPort.count)
+    }
+}
