@@ -8,7 +8,7 @@
 #                      $(DESTDIR)$(PREFIX)/lib/lv2 and $(DESTDIR)$(PREFIX)/bin when PREFIX is given
 #   make cli-test      the command line as a person meets it (Tests/CommandLine/cli-test)
 #   make test-long     the property tests with 10^7 blocks
-#   make host-test     Tactus live in Ardour 7 (headless) and jalv on JACK, recorded and replayed
+#   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed
 #   make bench         benchmarks against x42 stepseq, QMidiArp and the seed algorithm; rewrites BENCHMARKS.md
 #   make fuzz          the three libFuzzer targets, 10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
 #   make soak          24 simulated hours at 96 kHz against the reference model (SOAK_HOURS)
@@ -108,7 +108,7 @@ cli-test: tools deps-test
 test: deps deps-test plugin validate load-without-swift cli-without-swift test-unit cli-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
-HOST_PACKAGES := ardour jalv jackd2
+HOST_PACKAGES := ardour jalv jackd2 qtractor xvfb xdotool imagemagick
 
 tools: deps deps-test
 	$(SWIFT) build -c $(CONFIG) --product tactus
@@ -116,7 +116,7 @@ tools: deps deps-test
 	$(SWIFT) build -c $(CONFIG) --product tactus-hosttest
 	$(SWIFT) build -c $(CONFIG) --product TactusRTCheck
 
-# The live host tests need Ardour 7 and jalv; they install them if missing.
+# The live host tests need Ardour 7, jalv and Qtractor (with Xvfb and xdotool); they install them if missing.
 host-test: plugin tools
 	@scripts/install-deps $(HOST_PACKAGES)
 	@BUILD=$(BUILD_DIR) scripts/host-test
@@ -127,7 +127,7 @@ host-test: plugin tools
 # callback within its budget) is reported, not failed; make host-test fails it.
 host-test-if-possible: plugin tools
 	@if scripts/install-deps $(HOST_PACKAGES); then BUILD=$(BUILD_DIR) TACTUS_HOST_TEST_MACHINE_XRUNS=warn scripts/host-test; \
-	else echo "tactus: Ardour and jalv cannot be installed here: live host tests skipped (recordings replayed)"; fi
+	else echo "tactus: the live hosts (Ardour, jalv, Qtractor) cannot be installed here: live host tests skipped (recordings replayed)"; fi
 
 test-long: deps plugin
 	$(SWIFT) build -c $(CONFIG) --build-tests

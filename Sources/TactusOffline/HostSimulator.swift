@@ -38,6 +38,8 @@ public struct HostSimulator: Sendable {
     private var anchorBeat: Double = 0
     private var transportAnchor: Int64 = 0
     private var loop: (start: Double, end: Double)?
+    /// What the last `on-beat` report said: speed, whole beat, meter, tempo.
+    private var lastOnBeatReport: [Double]?
 
     public init(script: TransportScript, sampleRate: Double) {
         self.script = script
@@ -107,8 +109,39 @@ public struct HostSimulator: Sendable {
             fields += [(.beat, .double(beat)), (.beatsPerMinute, .float(Float(tempo)))]
         case .frame:
             break
+        case .qtractor:
+            let whole = HostSimulator.qtractorWholeBeat(beat)
+            let bar = max(-4.0e18, min(4.0e18, (whole / beatsPerBar).rounded(.down)))
+            // Qtractor forges its frame from a 32-bit float (qtractorLv2Plugin::updateTime):
+            // exact up to 2^24 frames, every other frame beyond.
+            fields = [
+                (.frame, .long(Int64(Float(transportFrame(at: frame))))), (.speed, .float(Float(speed))),
+                (.bar, .long(Int64(bar))), (.beat, .double(whole - bar * beatsPerBar + 1)),
+                (.barBeat, .float(Float(bar * beatsPerBar))), (.beatUnit, .int(4)),
+                (.beatsPerBar, .float(Float(beatsPerBar))), (.beatsPerMinute, .float(Float(tempo))),
+            ]
+        case .muse:
+            let ticks = Double(script.floorTicks)
+            let cut = max(-4.0e18, min(4.0e18, (beat * ticks).rounded(.down))) / ticks
+            let bar = (cut / beatsPerBar).rounded(.down)
+            fields += [
+                (.beatsPerMinute, .float(Float(tempo))), (.beatsPerBar, .float(Float(beatsPerBar))),
+                (.beat, .double(cut)), (.bar, .long(Int64(bar))), (.barBeat, .float(Float(cut - bar * beatsPerBar))),
+                (.beatUnit, .int(4)),
+            ]
         }
         return HostPosition(fields: fields, asBlank: script.asBlank)
+    }
+
+    /// Qtractor's whole beat: its tick count at 960 a beat, rounded to the
+    /// nearest tick (qtractorTimeScale::Node::tickFromFrame), then cut to a beat.
+    static func qtractorWholeBeat(_ beat: Double) -> Double {
+        (max(-4.0e18, min(4.0e18, (beat * 960).rounded())) / 960).rounded(.down)
+    }
+
+    /// What an `on-beat` host compares to decide whether to report.
+    private func onBeatSignature(at frame: Int64) -> [Double] {
+        [speed, HostSimulator.qtractorWholeBeat(hostBeat(at: frame)), beatsPerBar, tempo]
     }
 
     /// Everything the host delivers in the block `[start, start + frameCount)`,
@@ -121,11 +154,24 @@ public struct HostSimulator: Sendable {
         // before anything the block's own actions change. Only such a host
         // needs it, and building it costs more than the rest of a quiet block.
         let positionAtStart = script.sendPolicy == .everyBlock ? position(at: start) : nil
+        // An on-beat host (Qtractor) looks at its transport once a block, at its start,
+        // after what happens at that frame and before anything later in the block.
+        let onBeat = script.sendPolicy == .onBeat
+        var onBeatChecked = !onBeat
+        func checkOnBeat(into out: inout [TimedScriptInput]) {
+            onBeatChecked = true
+            guard frameCount > 0 else { return }
+            let signature = onBeatSignature(at: start)
+            guard signature != lastOnBeatReport else { return }
+            lastOnBeatReport = signature
+            out.insert(TimedScriptInput(offset: 0, input: .position(position(at: start))), at: 0)
+        }
         var cursor = start
         while true {
             let actionFrame = nextAction < script.actions.count ? script.actions[nextAction].frame : Int64.max
             let wrap = wrapFrame(from: cursor) ?? Int64.max
             let frame = min(actionFrame, wrap)
+            if !onBeatChecked && frame > start { checkOnBeat(into: &out) }
             guard frame < end else { break }
             var frameInputs: [ScriptInput] = []
             var updateIndex: Int?
@@ -151,7 +197,7 @@ public struct HostSimulator: Sendable {
                 }
                 if action.changesTransport { updateIndex = frameInputs.count }
             }
-            if let i = updateIndex {
+            if let i = updateIndex, !onBeat {
                 frameInputs.insert(.position(position(at: frame)), at: i)
                 if frame == start { sentAtStart = true }
             }
@@ -162,6 +208,7 @@ public struct HostSimulator: Sendable {
             out += frameInputs.map { TimedScriptInput(offset: Int(frame - start), input: $0) }
             cursor = frame + 1
         }
+        if !onBeatChecked { checkOnBeat(into: &out) }
         if let positionAtStart, !sentAtStart && frameCount > 0 {
             out.insert(TimedScriptInput(offset: 0, input: .position(positionAtStart)), at: 0)
         }

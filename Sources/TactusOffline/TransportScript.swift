@@ -13,6 +13,10 @@ public struct TransportScript: Sendable {
         case onChange = "on-change"
         /// Also at the start of every block (Carla).
         case everyBlock = "every-block"
+        /// Only at a block start, and only when the speed, bar, whole beat,
+        /// meter or tempo differ from the last report (Qtractor): a change in
+        /// mid-block is reported at the next block start.
+        case onBeat = "on-beat"
     }
 
     /// Which position keys the host includes.
@@ -23,6 +27,14 @@ public struct TransportScript: Sendable {
         case beat
         /// frame and speed only (jalv on JACK with no timebase master).
         case frame
+        /// Qtractor's: frame (Long, through a 32-bit float), speed, bar, `beat` the
+        /// whole beat of the bar from 1 (from a tick count rounded to 960 a beat),
+        /// `barBeat` the beat at which the bar starts, beatUnit, beatsPerBar, beatsPerMinute.
+        case qtractor
+        /// MusE's: frame (exact), speed, beatsPerMinute, beatsPerBar, `beat` (from the
+        /// timeline's start), bar, barBeat, beatUnit; `beat` and `barBeat` cut down to
+        /// `floor-ticks` ticks a beat (384 unless given).
+        case muse
     }
 
     /// One thing that happens at a frame.
@@ -66,6 +78,8 @@ public struct TransportScript: Sendable {
     public var keys: KeySet = .bbt
     /// Round `barBeat` to this many ticks per beat (Ardour: 1920).
     public var barBeatTicks: Int?
+    /// The tick grid to which `keys muse` cuts its beats down (MusE's default: 384 a beat).
+    public var floorTicks = 384
     /// Send positions as `atom:Blank` (Carla).
     public var asBlank = false
     /// Frames to render.
@@ -122,11 +136,14 @@ extension TransportScript {
                 guard words.count == 2, let r = Double(words[1]), r.isFinite, r > 0 else { throw fail("'rate' takes one positive number of frames per second") }
                 sampleRate = r
             case "send":
-                guard words.count == 2, let p = SendPolicy(rawValue: words[1]) else { throw fail("'send' takes 'on-change' or 'every-block'") }
+                guard words.count == 2, let p = SendPolicy(rawValue: words[1]) else { throw fail("'send' takes 'on-change', 'every-block' or 'on-beat'") }
                 sendPolicy = p
             case "keys":
-                guard words.count == 2, let k = KeySet(rawValue: words[1]) else { throw fail("'keys' takes 'bbt', 'beat' or 'frame'") }
+                guard words.count == 2, let k = KeySet(rawValue: words[1]) else { throw fail("'keys' takes 'bbt', 'beat', 'frame', 'qtractor' or 'muse'") }
                 keys = k
+            case "floor-ticks":
+                guard words.count == 2, let t = Int(words[1]), t > 0 else { throw fail("'floor-ticks' takes a positive number of ticks per beat") }
+                floorTicks = t
             case "round-ticks":
                 guard words.count == 2, let t = Int(words[1]), t > 0 else { throw fail("'round-ticks' takes a positive number of ticks per beat") }
                 barBeatTicks = t
@@ -144,7 +161,7 @@ extension TransportScript {
                 tolerance = (n, words.dropFirst(2).joined(separator: " "))
             default:
                 guard let frame = Int64(first), frame >= 0 else {
-                    throw fail("expected a setting (rate, send, keys, round-ticks, atom, pattern, blocks, tolerance) or a frame number, found '\(quotedScriptText(first))'")
+                    throw fail("expected a setting (rate, send, keys, round-ticks, floor-ticks, atom, pattern, blocks, tolerance) or a frame number, found '\(quotedScriptText(first))'")
                 }
                 guard frame >= lastFrame else { throw fail("frame \(frame) is before the previous action's frame \(lastFrame)") }
                 lastFrame = frame

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FileIO
 import Foundation
+import TactusCore
 import TactusOffline
 
 /// Tools for the live host tests (scripts/host-test): turning what the probe
@@ -12,7 +13,10 @@ struct HostTestTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tactus-hosttest",
         abstract: "Host-test tools: import a probe log, idealize a session.",
-        subcommands: [ProbeImport.self, Idealize.self, AddLoop.self, JackAlign.self, EditStorm.self, SamePattern.self])
+        subcommands: [
+            ProbeImport.self, Idealize.self, AddLoop.self, JackAlign.self, EditStorm.self, SamePattern.self, QtractorSession.self,
+            QtractorIdeal.self, WrapLimit.self,
+        ])
 }
 
 struct ProbeImport: ParsableCommand {

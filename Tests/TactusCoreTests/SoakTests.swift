@@ -16,9 +16,11 @@ import TactusTestSupport
 /// frame the exact model computes) and 0 stuck notes (every note-on ended
 /// by one note-off; nothing sounding after a stop or at the end).
 ///
-/// It runs for three kinds of host: one that reports on change (jalv), one
+/// It runs for five kinds of host: one that reports on change (jalv), one
 /// that reports every block with `barBeat` rounded to 1920 ticks (Ardour),
-/// and one that reports every block as `atom:Blank` with `time:beat` (Carla).
+/// one that reports every block as `atom:Blank` with `time:beat` (Carla), one
+/// that reports a whole beat when it changes (Qtractor) and one that reports
+/// every block with its beat cut down to 384 ticks (MusE).
 ///
 /// `TACTUS_SOAK_HOURS` sets the simulated length (default 1, in `make test`;
 /// `make soak` runs 24), `TACTUS_SOAK_SEED` the session (default 1).
@@ -215,6 +217,10 @@ struct SoakSession {
         case onChange = "on change, bar and beat"
         case everyBlockTicks = "every block, barBeat in 1920 ticks"
         case everyBlockBlank = "every block, beat, atom:Blank"
+        /// Qtractor: a whole-beat report at the first block start in each new beat (§1, rule 1).
+        case wholeBeat = "on a new beat at block starts, whole beat (Qtractor)"
+        /// MusE: every block, beat and barBeat cut down to 384 ticks a beat (§1, rule 1).
+        case tickFloor = "every block, beat cut to 384 ticks (MusE)"
         /// One start, then not a single report for the whole session: every onset is
         /// extrapolated from the first anchor, up to a day of frames away.
         case untouched = "untouched: one start, no other report"
@@ -224,6 +230,8 @@ struct SoakSession {
             case .onChange: return "send on-change\nkeys bbt\n"
             case .everyBlockTicks: return "send every-block\nkeys bbt\nround-ticks 1920\n"
             case .everyBlockBlank: return "send every-block\nkeys beat\natom blank\n"
+            case .wholeBeat: return "send on-beat\nkeys qtractor\n"
+            case .tickFloor: return "send every-block\nkeys muse\nfloor-ticks 384\n"
             case .untouched: return "send on-change\nkeys bbt\n"
             }
         }

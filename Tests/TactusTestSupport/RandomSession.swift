@@ -59,10 +59,19 @@ public struct RandomSession {
     ) -> String {
         let rate = pick([48000.0, 44100, 96000, 22050, 48000, 44100])
         var text = "tactus-transport 1\nrate \(Int(rate))\n"
-        let everyBlock = chance(0.3)
-        text += "send \(everyBlock ? "every-block" : "on-change")\n"
-        let keys = pick(["bbt", "bbt", "bbt", "beat", "frame"])
+        // Qtractor's whole-beat reports and MusE's tick-floor reports (timing contract §1,
+        // rule 1) as those hosts send them: on a whole beat's change at block starts, and
+        // every block. Both tie the log to the blocks, so partition tests send them on change.
+        let keys = pick(["bbt", "bbt", "bbt", "beat", "frame", "qtractor", "muse"])
+        var everyBlock = chance(0.3)
+        var send = everyBlock ? "every-block" : "on-change"
+        if keys == "qtractor" || keys == "muse" {
+            everyBlock = !partitionIndependent && chance(0.7)
+            send = everyBlock ? (keys == "qtractor" ? "on-beat" : "every-block") : "on-change"
+        }
+        text += "send \(send)\n"
         text += "keys \(keys)\n"
+        if keys == "muse" { text += "floor-ticks \(pick([384, 384, 192, 96, 1920]))\n" }
         if keys == "bbt" && chance(0.25) && !(partitionIndependent && everyBlock) { text += "round-ticks 1920\n" }
 
         // Track the host roughly, to aim nudges at its position.

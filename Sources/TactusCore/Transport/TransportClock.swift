@@ -22,7 +22,8 @@ public enum TransportChange: Sendable, Equatable, BitwiseCopyable {
 /// Implements the timing contract's §1 (key rules), §2 (extrapolation), §4
 /// (classification of updates) and §6 (bad updates are ignored whole). Beats
 /// come from the host's own keys (`bar`/`barBeat`, else `beat`), never rebuilt
-/// from frame × tempo while those are available.
+/// from frame × tempo while those are available, except where rule 1 of §1
+/// finds them to be a mere floor of the host's beat (`FloorReport`).
 ///
 /// Value type; every method is O(1), allocation-free and `@_noLocks`: it is
 /// owned and used by the audio thread.
@@ -65,6 +66,11 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     public private(set) var framesPerBeat = DoubleDouble(0)
     /// `s T / (60 R)` while rolling, to 106 bits; 0 while stopped (the position is frozen).
     public private(set) var beatsPerFrame = DoubleDouble(0)
+    /// `time:frame` of the last update applied, if it carried one (§1, rule 1: a
+    /// host whose frame advanced exactly as ours did has not moved).
+    public private(set) var lastHostFrame: Double?
+    /// Absolute frame at which that update arrived.
+    public private(set) var lastHostFrameArrival: Int64 = 0
 
     /// A stopped transport at beat 0, 120 bpm, 4/4, for a positive finite `sampleRate`.
     public init(sampleRate: Double) {
@@ -122,7 +128,25 @@ public struct TransportClock: Sendable, BitwiseCopyable {
 
         let extrapolated = beat(atFrame: frame)
         let reported: BeatPosition
-        if let barBeat = update.barBeat {
+        if let floor = FloorReport(update, bar: newBar, beatsPerBar: perBar), let hostFrame = update.frame {
+            // §1 rule 1: the host's beat is only a floor; its frame is exact. If the
+            // frame continued ours, the host has not moved and our beat is its beat;
+            // else a host whose tempo has been T since its frame 0 is at frame × T / 60R;
+            // else all we know is the floor.
+            var continued = false
+            if isRolling && speed == 1, let last = lastHostFrame {
+                continued = TransportClock.hostFrameContinues(from: last, to: hostFrame, elapsed: frame &- lastHostFrameArrival)
+            }
+            let fromFrame = BeatPosition.zero.advanced(
+                by: DoubleDouble.twoProduct(hostFrame, tempo) / DoubleDouble.twoProduct(60, sampleRate))
+            if continued && floor.admits(extrapolated) {
+                reported = extrapolated
+            } else if floor.admits(fromFrame) {
+                reported = fromFrame
+            } else {
+                reported = floor.lowest
+            }
+        } else if let barBeat = update.barBeat {
             // bar × beatsPerBar is exact in a double for any bar a host can send
             // (a float times an integer below 2^29); the sum is kept split, so
             // the host's binary values are taken exactly (§3).
@@ -147,6 +171,8 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         let hostSentPosition = update.barBeat != nil || update.beat != nil || update.frame != nil
         guard !hostSentPosition || reported.approximateValue.magnitude <= TransportClock.beatLimit else { return .ignored }
 
+        lastHostFrame = update.frame
+        lastHostFrameArrival = frame
         let wasRolling = isRolling
         let rateChanged = tempo != beatsPerMinute || newSpeed != speed
         beatsPerMinute = tempo
@@ -192,6 +218,15 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         anchorFrame = frame
         anchorBeat = reported
         return offBy <= TransportClock.correctionBandBeats + TransportClock.bandToleranceBeats ? .correction : .jump
+    }
+
+    /// Whether a host's frame went from `last` to `next` while we ran `elapsed`
+    /// frames: exactly, to within the precision of a 32-bit float at those frames
+    /// (Qtractor forges its frame from a float: exact below 2^24, then to 2, 4, ...).
+    @_noLocks @inline(__always)
+    public static func hostFrameContinues(from last: Double, to next: Double, elapsed: Int64) -> Bool {
+        let precision = (last.magnitude > next.magnitude ? last.magnitude : next.magnitude) * 0x1p-23
+        return (next - last - Double(elapsed)).magnitude <= precision
     }
 
     @_noLocks @inline(__always)

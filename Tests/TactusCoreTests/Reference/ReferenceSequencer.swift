@@ -22,6 +22,10 @@ struct ReferenceSequencer {
     var beatsPerBar = Q(Int64(4))
     var bar = Q.zero
 
+    // §1 rule 1: the host frame of the last update, and where it arrived.
+    var lastHostFrame: Double?
+    var lastHostFrameArrival: Int64 = 0
+
     // §2: the anchor.
     var f0: Int64 = 0
     var b0 = Q.zero
@@ -87,7 +91,31 @@ struct ReferenceSequencer {
         if newBpb <= .zero || newBpb > Q(Int64(1) << 32) { coverage["ignored", default: 0] += 1; return }
         let e = beat(at: f)
         let reported: Q
-        if let bb = u.barBeat {
+        if let floor = floorRange(u, bar: newBar, beatsPerBar: newBpb), let hostFrame = u.frame {
+            // §1 rule 1, from the contract's text: our beat if the host's frame continued
+            // ours, else frame × T / 60R, whichever lies in the floor's range; else the floor.
+            // Continued: advanced by our frames, to within a 32-bit float's precision there.
+            var continued = false
+            if rolling && speedDouble == 1, let last = lastHostFrame {
+                let precision = Q(max(last.magnitude, hostFrame.magnitude)) * Q(BigInt(1), BigInt(1) << 23)
+                continued = (Q(hostFrame) - Q(last) - Q(f - lastHostFrameArrival)).magnitude <= precision
+            }
+            let fromFrame = Q(hostFrame) * Q(newTempo) / (Q(Int64(60)) * sampleRate)
+            func admits(_ x: Q) -> Bool {
+                let margin = Q(BigInt(1), BigInt(960))
+                return x >= floor.lowest - margin && x < floor.lowest + floor.width + margin
+            }
+            if continued && admits(e) {
+                coverage["floor report: our beat", default: 0] += 1
+                reported = e
+            } else if admits(fromFrame) {
+                coverage["floor report: frame × T / 60R", default: 0] += 1
+                reported = fromFrame
+            } else {
+                coverage["floor report: the floor", default: 0] += 1
+                reported = floor.lowest
+            }
+        } else if let bb = u.barBeat {
             reported = newBar * newBpb + Q(bb)
         } else if let b = u.beat {
             reported = Q(b)
@@ -102,6 +130,8 @@ struct ReferenceSequencer {
         // Each part of barBeat's sum is itself limited by §6 (a bar start or barBeat beyond 2^32).
         if u.barBeat != nil, (newBar * newBpb).magnitude > Q(Int64(1) << 32) || Q(u.barBeat!).magnitude > Q(Int64(1) << 32) { return }
 
+        lastHostFrame = u.frame
+        lastHostFrameArrival = f
         let wasRolling = rolling
         let rateChanged = tempoDouble != newTempo || speedDouble != newSpeed
         tempo = Q(newTempo); tempoDouble = newTempo
@@ -133,6 +163,23 @@ struct ReferenceSequencer {
             f0 = f; b0 = reported
             theta = b0 - Q(BigInt(1), BigInt(10000)) / framesPerBeat
         }
+    }
+
+    /// §1 rule 1: the range a whole-beat report (`barBeat = bar × beatsPerBar`, `beat`
+    /// a whole number in 1...beatsPerBar) or a tick-floor report (`beat` within 1/1920
+    /// of `bar × beatsPerBar + barBeat`) puts the host's beat in; nil for any other report.
+    func floorRange(_ u: PositionUpdate, bar: Q, beatsPerBar: Q) -> (lowest: Q, width: Q)? {
+        guard u.frame != nil, u.bar != nil, let barBeat = u.barBeat, let b = u.beat else { return nil }
+        let limit = Q(Int64(1) << 32)
+        let barStart = bar * beatsPerBar
+        if barStart.magnitude > limit || Q(barBeat).magnitude > limit || Q(b).magnitude > limit { return nil }
+        if Q(barBeat) == barStart, Q(b) >= Q(Int64(1)), Q(b) <= beatsPerBar, b == b.rounded(.down) {
+            return (barStart + Q(b) - Q(Int64(1)), Q(Int64(1)))
+        }
+        if (Q(b) - (barStart + Q(barBeat))).magnitude <= Q(BigInt(1), BigInt(1920)) {
+            return (barStart + Q(barBeat), Q(BigInt(1), BigInt(16)))
+        }
+        return nil
     }
 
     mutating func allNotesOff(at f: Int64) {
