@@ -108,11 +108,15 @@ extension Plugin {
             requestWork(kind: WorkRequest.patternText, payload: value.textBytes())
         } else if property == u.laneMutes {
             // §7.6: lane mutes act at the message's frame (no worker: nothing to parse).
-            guard let value, let bits = value.number(uris), bits >= 0, bits < 18_446_744_073_709_551_616.0 else {
-                reportError("lane mutes rejected: urn:tactus:laneMutes takes a number (bit i mutes lane i)")
+            // An atom:Long (or atom:Int) whose bit i mutes lane i.
+            var bits: UInt64? = nil
+            if let value, value.type == u.atomLong, value.size >= 8 { bits = UInt64(bitPattern: value.body.loadUnaligned(as: Int64.self)) }
+            if let value, value.type == u.atomInt, value.size >= 4 { bits = UInt64(UInt32(bitPattern: value.body.loadUnaligned(as: Int32.self))) }
+            guard let bits else {
+                reportError("lane mutes rejected: urn:tactus:laneMutes takes an atom:Long (bit i mutes lane i)")
                 return
             }
-            audio.pointee.sequencer.apply(.laneMutes(UInt64(bits)), atOffset: offset)
+            audio.pointee.sequencer.apply(.laneMutes(bits), atOffset: offset)
         } else if property == u.patternFile {
             guard let value, value.type == u.atomPath || value.type == u.atomString, value.textBytes().count > 0 else {
                 reportError("pattern file rejected: urn:tactus:patternFile takes an atom:Path to a file")
