@@ -110,3 +110,30 @@ struct ConcurrentEntryPointTests {
         #expect(results == Array(repeating: true, count: 8))
     }
 }
+
+/// The snapshot budget (docs/plugin.md, "What happens to an edit"): with no
+/// `run()` to take them, restores are accepted until 16 patterns are alive,
+/// then refused with a message a person reads; the pattern in use stays, and
+/// the newest accepted one plays at the next block. Nothing is dropped.
+@Suite("The snapshot budget")
+struct SnapshotBudgetTests {
+    @Test("the 16th live pattern is the last accepted without run(); the next is refused and logged; run() frees room")
+    func restoresBeyondTheBudgetAreRefused() throws {
+        let plugin = InProcessPlugin.make(worker: true)
+        func restore(_ i: Int) -> LV2_State_Status {
+            let store = StateStore()
+            store[plugin.uris.pattern] = StateStore.Property(
+                value: AtomBody.text("tactus-pattern 1\nlength 1\nnote 0 1/4 \(40 + i) 100\n"), type: plugin.uris.atomString)
+            return plugin.restore(store)
+        }
+        // The default pattern holds one ticket: 15 more fit.
+        for i in 0..<15 { #expect(restore(i) == LV2_STATE_SUCCESS, "restore \(i)") }
+        #expect(restore(15) == LV2_STATE_ERR_NO_SPACE)
+        #expect(plugin.lastLogMessage.contains("16 patterns are already waiting for the audio thread"), "\(plugin.lastLogMessage)")
+        // One block installs the newest and retires the rest; the worker frees them.
+        _ = try plugin.block(64)
+        _ = try plugin.block(64)
+        #expect(try plugin.patternInUse()?.contains("note 0 1/4 54 100") == true)
+        #expect(restore(16) == LV2_STATE_SUCCESS)
+    }
+}

@@ -89,7 +89,7 @@ public struct Sequencer: ~Copyable {
     }
 
     /// Renders up to `offset` (frames into the block), then applies a position report there (§1-§4).
-    @_noLocks @discardableResult
+    @_noLocks @discardableResult @inline(__always)
     public mutating func apply(_ update: PositionUpdate, atOffset offset: Int) -> TransportChange {
         renderer.apply(update, atOffset: offset, output: &output)
     }
