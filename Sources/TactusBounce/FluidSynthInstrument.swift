@@ -1,5 +1,6 @@
 import CFluidSynth
 import Glibc
+import Synchronization
 
 /// A SoundFont played by libfluidsynth through its C API (docs/bounce.md, B5):
 /// events go straight to the synth between writes (never `fluid_player`),
@@ -31,15 +32,25 @@ public final class FluidSynthInstrument: BounceInstrument {
     private let settings: OpaquePointer
     private let synth: OpaquePointer
 
+    /// FluidSynth's one-time initialization and its log hooks are not thread-safe:
+    /// synths are made and deleted one at a time (rendering runs in parallel).
+    private static let lifecycle = Mutex(())
+
     public init(soundFont path: String, sampleRate: Int, options: Options = Options()) throws(BounceError) {
+        let made = Self.lifecycle.withLock { _ in Result { () throws(BounceError) in try Self.make(path: path, sampleRate: sampleRate, options: options) } }
+        (settings, synth) = try made.get()
         self.sampleRate = sampleRate
         soundFontPath = path
+        try reset()
+    }
+
+    private static func make(path: String, sampleRate: Int, options: Options) throws(BounceError) -> (OpaquePointer, OpaquePointer) {
         FluidLog.install()
         // A file that cannot be opened says so with the system's words, before FluidSynth tries.
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw BounceError("cannot read SoundFont '\(path)': \(String(cString: strerror(errno)))") }
         close(fd)
-        settings = new_fluid_settings()
+        let settings = new_fluid_settings()!
         fluid_settings_setnum(settings, "synth.sample-rate", Double(sampleRate))
         fluid_settings_setint(settings, "synth.min-note-length", 0)
         fluid_settings_setint(settings, "synth.reverb.active", options.reverb ? 1 : 0)
@@ -52,7 +63,6 @@ public final class FluidSynthInstrument: BounceInstrument {
             delete_fluid_settings(settings)
             throw BounceError("FluidSynth could not start: \(FluidLog.takeLast() ?? "no reason given")")
         }
-        self.synth = synth
         FluidLog.clear()
         if fluid_synth_sfload(synth, path, 1) == FLUID_FAILED {
             let reason = FluidLog.takeLast() ?? "not a SoundFont 2 file"
@@ -60,12 +70,14 @@ public final class FluidSynthInstrument: BounceInstrument {
             delete_fluid_settings(settings)
             throw BounceError("cannot load SoundFont '\(path)': \(reason)")
         }
-        try reset()
+        return (settings, synth)
     }
 
     deinit {
-        delete_fluid_synth(synth)
-        delete_fluid_settings(settings)
+        Self.lifecycle.withLock { _ in
+            delete_fluid_synth(synth)
+            delete_fluid_settings(settings)
+        }
     }
 
     public func send(_ e: BounceEvent) {
@@ -86,6 +98,15 @@ public final class FluidSynthInstrument: BounceInstrument {
     public func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frameCount: Int) throws(BounceError) {
         guard fluid_synth_write_float(synth, Int32(frameCount), left, 0, 1, right, 0, 1) == FLUID_OK else {
             throw BounceError("FluidSynth failed to render: \(FluidLog.takeLast() ?? "no reason given")")
+        }
+    }
+
+    /// Each channel's (bank, program) as the synth has it now, channels 1-16 in order.
+    public func programs() -> [(bank: Int, program: Int)] {
+        (0..<16).map { channel in
+            var font: Int32 = 0, bank: Int32 = 0, program: Int32 = 0
+            fluid_synth_get_program(synth, Int32(channel), &font, &bank, &program)
+            return (Int(bank), Int(program))
         }
     }
 

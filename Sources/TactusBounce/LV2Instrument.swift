@@ -51,13 +51,18 @@ public final class LV2Instrument: BounceInstrument {
         self.uri = uri
         self.sampleRate = sampleRate
         maximumBlockLength = blockLength
+        LibraryLock.lilv.lock()
+        defer { LibraryLock.lilv.unlock() }
         let world = lilv_world_new()!
         self.world = world
+        // Freed last on a refusal: the nodes below (freed by their defers, which run
+        // first) belong to it.
+        var ready = false
+        defer { if !ready { lilv_world_free(world) } }
         lilv_world_load_all(world)
         let uriNode = lilv_new_uri(world, uri)
         defer { lilv_node_free(uriNode) }
         guard let uriNode, let plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), uriNode) else {
-            lilv_world_free(world)
             throw BounceError("no LV2 plugin '\(uri)' is installed (lv2ls lists those that are; LV2_PATH says where to look)")
         }
         func node(_ u: String) -> OpaquePointer { lilv_new_uri(world, u) }
@@ -100,7 +105,6 @@ public final class LV2Instrument: BounceInstrument {
             return String(cString: lilv_node_as_string(n))
         } ?? uri
         func refuse(_ why: String) -> BounceError {
-            lilv_world_free(world)
             return BounceError("LV2 plugin '\(uri)' (\(name)) \(why)")
         }
         if !missing.isEmpty { throw refuse("requires \(missing.joined(separator: ", ")), which tactus bounce does not provide") }
@@ -190,9 +194,12 @@ public final class LV2Instrument: BounceInstrument {
             run(frameCount: min(256, blockLength), left: scratchLeft, right: scratchRight)
         }
         try reset()
+        ready = true
     }
 
     deinit {
+        LibraryLock.lilv.lock()
+        defer { LibraryLock.lilv.unlock() }
         lilv_instance_deactivate(instance)
         lilv_instance_free(instance)
         lilv_world_free(world)

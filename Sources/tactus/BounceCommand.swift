@@ -75,7 +75,7 @@ struct BounceCommand: ParsableCommand {
     @Flag(name: .long, help: "Also write NAME.png: the waveform over a piano roll of the input.")
     var png = false
 
-    @Flag(name: .long, help: "Print nothing but errors.")
+    @Flag(name: [.short, .long], help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
