@@ -47,7 +47,17 @@ public final class LV2Instrument: BounceInstrument {
         "http://lv2plug.in/ns/lv2core#inPlaceBroken", "http://lv2plug.in/ns/lv2core#hardRTCapable",
     ]
 
-    public init(uri: String, sampleRate: Int, settings: [(key: String, value: String)] = [], blockLength: Int = 1024) throws(BounceError) {
+    /// A saved state or preset to restore before the first frame (`--state`, `--preset`).
+    public enum StateSource: Sendable {
+        /// A state file (`state.ttl`), or a folder holding one (a state lilv or a host saved).
+        case file(String)
+        /// A preset URI known to the LV2 world (`lv2ls`/`lv2info` list them).
+        case preset(String)
+    }
+
+    public init(
+        uri: String, sampleRate: Int, settings: [(key: String, value: String)] = [], state: StateSource? = nil, blockLength: Int = 1024
+    ) throws(BounceError) {
         self.uri = uri
         self.sampleRate = sampleRate
         maximumBlockLength = blockLength
@@ -177,6 +187,31 @@ public final class LV2Instrument: BounceInstrument {
             }
             lilv_instance_connect_port(instance, UInt32(index), buffer)
         }
+        if let state {
+            let loaded: OpaquePointer?
+            switch state {
+            case .file(let path):
+                var isFolder = false
+                var info = stat()
+                if stat(path, &info) == 0 { isFolder = (info.st_mode & S_IFMT) == S_IFDIR }
+                loaded = lilv_state_new_from_file(world, map.map, nil, isFolder ? path + "/state.ttl" : path)
+                guard loaded != nil else { throw refuse("cannot restore state '\(path)': no readable LV2 state there") }
+            case .preset(let presetURI):
+                let node = lilv_new_uri(world, presetURI)
+                defer { lilv_node_free(node) }
+                lilv_world_load_resource(world, node)
+                loaded = lilv_state_new_from_world(world, map.map, node)
+                guard loaded != nil else { throw refuse("has no preset '\(presetURI)' (lv2info \(uri) lists its presets)") }
+            }
+            // Port values through a context the C callback can reach; then the plugin's own state.
+            let context = PortValues(symbols: symbols, controls: controls, uris: uris)
+            let setValue: LilvSetPortValueFunc = { symbol, userData, value, size, type in
+                guard let symbol, let userData, let value else { return }
+                Unmanaged<PortValues>.fromOpaque(userData).takeUnretainedValue().set(String(cString: symbol), value, size, type)
+            }
+            lilv_state_restore(loaded, instance, setValue, Unmanaged.passUnretained(context).toOpaque(), 0, features.list)
+            lilv_state_free(loaded)
+        }
         for (index, value) in controlValues { controls[index] = value }
         lilv_instance_activate(instance)
 
@@ -206,6 +241,26 @@ public final class LV2Instrument: BounceInstrument {
         controls.deallocate()
         for b in audioOutputs + zeroBuffers { b.deallocate() }
         log.deallocate()
+    }
+
+    /// Where a restored state's port values go: control inputs by symbol.
+    private final class PortValues {
+        let symbols: [String: Int]
+        let controls: UnsafeMutablePointer<Float>
+        let uris: HostURIs
+        init(symbols: [String: Int], controls: UnsafeMutablePointer<Float>, uris: HostURIs) {
+            self.symbols = symbols
+            self.controls = controls
+            self.uris = uris
+        }
+        func set(_ symbol: String, _ value: UnsafeRawPointer, _ size: UInt32, _ type: UInt32) {
+            guard let index = symbols[symbol] else { return }
+            if type == uris.atomFloat, size == 4 { controls[index] = value.loadUnaligned(as: Float.self) }
+            else if type == uris.atomDouble, size == 8 { controls[index] = Float(value.loadUnaligned(as: Double.self)) }
+            else if type == uris.atomInt, size == 4 { controls[index] = Float(value.loadUnaligned(as: Int32.self)) }
+            else if type == uris.atomLong, size == 8 { controls[index] = Float(value.loadUnaligned(as: Int64.self)) }
+            else if type == uris.atomBool, size == 4 { controls[index] = value.loadUnaligned(as: Int32.self) != 0 ? 1 : 0 }
+        }
     }
 
     private static func currentDirectory() -> String {

@@ -33,6 +33,12 @@ struct BounceCommand: ParsableCommand {
     @Option(name: .long, help: "SYMBOL=VALUE for a control input of the --lv2 instrument, or URI=PATH for a file parameter (patch:Set).")
     var set: [String] = []
 
+    @Option(name: .long, help: "A saved LV2 state (state.ttl, or its folder) to restore into the --lv2 instrument.")
+    var state: String?
+
+    @Option(name: .long, help: "An LV2 preset URI to restore into the --lv2 instrument.")
+    var preset: String?
+
     @Option(name: .shortAndLong, help: "Output file (.wav or .flac), or a folder for several inputs.")
     var output: String?
 
@@ -81,6 +87,8 @@ struct BounceCommand: ParsableCommand {
     func validate() throws {
         if sf2 != nil && lv2 != nil { throw ValidationError("give --sf2 or --lv2, not both") }
         if !set.isEmpty && lv2 == nil { throw ValidationError("--set needs --lv2") }
+        if (state != nil || preset != nil) && lv2 == nil { throw ValidationError("--state and --preset need --lv2") }
+        if state != nil && preset != nil { throw ValidationError("give --state or --preset, not both") }
         for s in set where !s.contains("=") { throw ValidationError("--set '\(s)': expected SYMBOL=VALUE") }
         guard rate >= 8000, rate <= 384_000 else { throw ValidationError("--rate must be 8000-384000 frames per second") }
         if (bars == nil) != (bpm == nil) { throw ValidationError("--bars and --bpm go together") }
@@ -238,7 +246,8 @@ struct BounceCommand: ParsableCommand {
                 let parts = s.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
             }
-            return try LV2Instrument(uri: lv2, sampleRate: rate, settings: settings)
+            let source: LV2Instrument.StateSource? = state.map { .file($0) } ?? preset.map { .preset($0) }
+            return try LV2Instrument(uri: lv2, sampleRate: rate, settings: settings, state: source)
         }
         var options = FluidSynthInstrument.Options()
         options.reverb = !noReverb
