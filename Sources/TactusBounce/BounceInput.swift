@@ -20,10 +20,22 @@ public enum BounceInput {
     public typealias PatternLoader = OfflineRender.PatternLoader
 
     /// The schedule of `path` at `sampleRate`, and warnings a person should see.
+    /// `chain`: a pattern is played by the Tactus plugin itself (B10), not the core in-process.
     public static func schedule(
-        _ path: String, timing: BounceTiming, sampleRate: Int, loadPattern: @escaping PatternLoader,
+        _ path: String, timing: BounceTiming, sampleRate: Int, chain: Bool = false, loadPattern: @escaping PatternLoader,
         resolveScriptPath: @escaping (String) -> String = { $0 }
     ) throws(BounceError) -> (BounceSchedule, warnings: [String]) {
+        if chain {
+            let script: TransportScript
+            switch timing {
+            case .file: throw BounceError("--chain plays a pattern: give --transport FILE or --bars N --bpm T")
+            case .script(let s, _): script = s
+            case .bars(let bars, let bpm): script = PatternSchedule.script(bars: bars, bpm: bpm, sampleRate: sampleRate)
+            }
+            // The file is checked here first, so that a bad pattern reads as it does without --chain.
+            if case .failure(let e) = loadPattern(path) { throw BounceError(e.description) }
+            return (try PluginChainSchedule.make(patternPath: path, script: script, sampleRate: sampleRate, resolve: resolveScriptPath), [])
+        }
         switch timing {
         case .file:
             let bytes: [UInt8]

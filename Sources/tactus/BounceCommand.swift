@@ -39,6 +39,9 @@ struct BounceCommand: ParsableCommand {
     @Option(name: .long, help: "An LV2 preset URI to restore into the --lv2 instrument.")
     var preset: String?
 
+    @Flag(name: .long, help: "Play a pattern through the Tactus LV2 plugin itself, feeding the instrument (what the plugin plays in a host).")
+    var chain = false
+
     @Option(name: .shortAndLong, help: "Output file (.wav or .flac), or a folder for several inputs.")
     var output: String?
 
@@ -264,7 +267,7 @@ struct BounceCommand: ParsableCommand {
         _ job: Job, format: AudioFileFormat, timing: BounceTiming, instrument: BounceInstrument, progress: @escaping (Int64, Int64) -> Void
     ) throws(BounceError) -> (BounceRenderer.Result, [String]) {
         let (schedule, warnings) = try BounceInput.schedule(
-            job.input, timing: timing, sampleRate: rate,
+            job.input, timing: timing, sampleRate: rate, chain: chain,
             loadPattern: { path in PatternFile.load(path) },
             resolveScriptPath: { path in
                 if case .script(_, let scriptPath) = timing { return PatternFile.resolve(path, relativeTo: scriptPath) }
