@@ -295,12 +295,21 @@ public final class LV2Instrument: BounceInstrument {
         if let workerInterface { worker.runRequests(workerInterface, instance.pointee.lv2_handle) }
     }
 
-    /// All sound off, controllers reset and program 0 on every channel (a GM reset by messages).
+    /// All sound off, controllers reset and program 0 on every channel (a GM
+    /// reset by messages), then 8192 frames rendered and discarded before
+    /// frame 0: the first frame carries the bounce's own events only, and a
+    /// synth that ramps up after activation or a reset (Reasonable Synth
+    /// does, for about 0.1 s) has done so before the first note.
     public func reset() throws(BounceError) {
         for channel in UInt8(0)..<16 {
             pending.append(BounceEvent(frame: 0, status: 0xB0 | channel, data1: 120, data2: 0))
             pending.append(BounceEvent(frame: 0, status: 0xB0 | channel, data1: 121, data2: 0))
             pending.append(BounceEvent(frame: 0, status: 0xC0 | channel, data1: 0))
         }
+        let n = min(256, maximumBlockLength)
+        let left = UnsafeMutablePointer<Float>.allocate(capacity: n)
+        let right = UnsafeMutablePointer<Float>.allocate(capacity: n)
+        defer { left.deallocate(); right.deallocate() }
+        for _ in 0..<32 { run(frameCount: n, left: left, right: right) }
     }
 }
