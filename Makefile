@@ -153,7 +153,7 @@ demo-offline: cli
 
 # Benchmarks (BENCHMARKS.md): built in .build-bench, results in .build-bench/results,
 # tables written into BENCHMARKS.md, plot in docs/. Takes a few minutes.
-BENCH_PACKAGES := build-essential pkg-config lv2-dev liblilv-dev lilv-utils x42-plugins qmidiarp valgrind python3
+BENCH_PACKAGES := build-essential pkg-config lv2-dev liblilv-dev lilv-utils x42-plugins qmidiarp lv2-examples valgrind python3
 PYTHON ?= /usr/bin/python3
 
 bench:

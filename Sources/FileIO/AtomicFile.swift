@@ -15,13 +15,22 @@ import TactusCore
 /// with the system's reason (`strerror`) and the path. Discarded without
 /// `commit()`, the temporary file is removed too.
 ///
+/// Only a regular file (or a new one) is replaced: a device, a FIFO or a
+/// socket at `path` (`-o /dev/null`, `-o /dev/stdout`) is written in place,
+/// since renaming over it would replace the device node with a file; a
+/// symbolic link is followed, and the file it names is replaced, keeping
+/// the link. A replaced file keeps its permissions.
+///
 /// Not thread-safe: one writer per file. A commit after a commit or a
 /// discard fails (EBADF). Writes are buffered (64 KiB); each
 /// `write` is O(bytes) amortized.
 public final class AtomicFile {
     /// The path the file will have once committed.
     public let path: String
-    private let temporaryPath: String
+    /// nil when writing in place (a device, a FIFO, a socket).
+    private let temporaryPath: String?
+    /// The file the rename replaces: `path`, or what its symbolic link names.
+    private let target: String
     private var descriptor: Int32
     private var buffer: [UInt8] = []
     /// The first failure; later writes are skipped and `commit` reports it.
@@ -32,17 +41,49 @@ public final class AtomicFile {
     /// Creates the temporary file beside `path` (mode 0644 less the umask, as `fopen` would).
     public init(path: String) throws(FileWriteError) {
         self.path = path
-        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var target = path
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            if let resolved = realpath(path, nil) {
+                target = String(cString: resolved)
+                free(resolved)
+            } else {
+                // A link to a file not there yet: the file it names is created.
+                var bytes = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let n = readlink(path, &bytes, Int(PATH_MAX))
+                if n > 0 {
+                    let named = String(decoding: bytes[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+                    target = named.hasPrefix("/") ? named : (slash.map { String(path[...$0]) } ?? "") + named
+                }
+            }
+        }
+        self.target = target
+        var existing = stat()
+        let exists = stat(target, &existing) == 0
+        if exists, existing.st_mode & S_IFMT != S_IFREG, existing.st_mode & S_IFMT != S_IFDIR {
+            let fd = open(target, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw FileWriteError(path: path, action: "cannot write", errno: errno) }
+            temporaryPath = nil
+            descriptor = fd
+            buffer.reserveCapacity(1 << 16)
+            return
+        }
+        let slash = target.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { String(target[...$0]) } ?? ""
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         var template = Array((folder + "." + name + ".tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw FileWriteError(path: path, action: "cannot create", errno: errno) }
         temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         descriptor = fd
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        if exists {
+            fchmod(fd, existing.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -92,10 +133,17 @@ public final class AtomicFile {
     /// write failed, or if flushing, closing or renaming fails.
     public func commit() throws(FileWriteError) {
         if failure == nil { drain() }
+        guard let temporaryPath else {
+            // In place (a device, a FIFO): nothing to sync or rename.
+            if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, action: "cannot write", errno: errno) }
+            descriptor = -1
+            if let failure { throw failure }
+            return
+        }
         if failure == nil, fsync(descriptor) != 0 { failure = FileWriteError(path: path, action: "cannot write", errno: errno) }
         if close(descriptor) != 0, failure == nil { failure = FileWriteError(path: path, action: "cannot write", errno: errno) }
         descriptor = -1
-        if failure == nil, rename(temporaryPath, path) != 0 { failure = FileWriteError(path: path, action: "cannot replace", errno: errno) }
+        if failure == nil, rename(temporaryPath, target) != 0 { failure = FileWriteError(path: path, action: "cannot replace", errno: errno) }
         if let failure {
             unlink(temporaryPath)
             throw failure
@@ -107,7 +155,7 @@ public final class AtomicFile {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1
-        unlink(temporaryPath)
+        if let temporaryPath { unlink(temporaryPath) }
     }
 
     deinit { discard() }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TactusCore
 
 /// Reading a whole file, or standard input (`-`), with the errno of a failure
 /// so that the message can give the system's reason. Not for the audio
@@ -56,4 +57,26 @@ public enum Folder {
             prefix += "/"
         }
     }
+}
+
+extension FileInput {
+    /// The file as UTF-8 text (invalid sequences replaced), or an error that
+    /// names it: `PATH: cannot read it: No such file or directory`.
+    public static func text(_ path: String) throws(FileReadFailure) -> String {
+        switch read(path) {
+        case .success(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .failure(let error): throw FileReadFailure(path: path, reason: error)
+        }
+    }
+}
+
+/// A file that could not be read, with its path.
+public struct FileReadFailure: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var reason: FileReadError
+    public init(path: String, reason: FileReadError) {
+        self.path = path
+        self.reason = reason
+    }
+    public var description: String { "\(QuotedText.quotedTail(Array(path.utf8), limit: 400)): cannot read it: \(reason)" }
 }

@@ -13,18 +13,6 @@ struct AtomView {
     let size: Int
     let body: UnsafeRawPointer
 
-    /// The body as a number, for the four numeric atom types; nil for any other
-    /// type, or a body too short for its type.
-    @_noLocks
-    func number(_ uris: UnsafePointer<URIDTable>) -> Double? {
-        let u = uris.pointee
-        if type == u.atomDouble, size >= 8 { return body.loadUnaligned(as: Double.self) }
-        if type == u.atomFloat, size >= 4 { return Double(body.loadUnaligned(as: Float.self)) }
-        if type == u.atomLong, size >= 8 { return Double(body.loadUnaligned(as: Int64.self)) }
-        if type == u.atomInt, size >= 4 { return Double(body.loadUnaligned(as: Int32.self)) }
-        return nil
-    }
-
     /// The body as a URID (for `patch:property`).
     @_noLocks
     func urid(_ uris: UnsafePointer<URIDTable>) -> LV2_URID? {

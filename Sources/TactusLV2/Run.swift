@@ -48,26 +48,35 @@ extension Plugin {
 
     /// A `time:Position` as the core reads it: every key as a number; a key of
     /// another type, or too short for its type, makes the whole update ignored (§6).
+    ///
+    /// Hosts such as Carla send one every block, so this is on the hot path:
+    /// the URIDs it compares against are read once, into registers, and each
+    /// property costs one walk down a chain ordered as hosts send the keys.
     @_noLocks
     func decodePosition(_ object: inout AtomObjectReader) -> PositionUpdate {
-        let u = uris.pointee
+        let u = uris
+        let frameKey = u.pointee.timeFrame, speedKey = u.pointee.timeSpeed, barKey = u.pointee.timeBar
+        let barBeatKey = u.pointee.timeBarBeat, beatKey = u.pointee.timeBeat, perBarKey = u.pointee.timeBeatsPerBar
+        let tempoKey = u.pointee.timeBeatsPerMinute, unitKey = u.pointee.timeBeatUnit
+        let doubleType = u.pointee.atomDouble, floatType = u.pointee.atomFloat
+        let longType = u.pointee.atomLong, intType = u.pointee.atomInt
         var update = PositionUpdate()
         while let (key, value) = object.next() {
-            let isPositionKey =
-                key == u.timeFrame || key == u.timeSpeed || key == u.timeBar || key == u.timeBarBeat || key == u.timeBeat
-                || key == u.timeBeatsPerBar || key == u.timeBeatsPerMinute || key == u.timeBeatUnit
-            guard isPositionKey else { continue }  // Unknown keys are ignored.
-            guard let number = value.number(uris) else {
-                update.hasInvalidKey = true
-                continue
-            }
-            if key == u.timeFrame { update.frame = number }
-            else if key == u.timeSpeed { update.speed = number }
-            else if key == u.timeBar { update.bar = number }
-            else if key == u.timeBarBeat { update.barBeat = number }
-            else if key == u.timeBeat { update.beat = number }
-            else if key == u.timeBeatsPerBar { update.beatsPerBar = number }
-            else if key == u.timeBeatsPerMinute { update.beatsPerMinute = number }
+            let number: Double?
+            if value.type == floatType, value.size >= 4 { number = Double(value.body.loadUnaligned(as: Float.self)) }
+            else if value.type == doubleType, value.size >= 8 { number = value.body.loadUnaligned(as: Double.self) }
+            else if value.type == longType, value.size >= 8 { number = Double(value.body.loadUnaligned(as: Int64.self)) }
+            else if value.type == intType, value.size >= 4 { number = Double(value.body.loadUnaligned(as: Int32.self)) }
+            else { number = nil }
+            if key == frameKey { update.frame = number }
+            else if key == speedKey { update.speed = number }
+            else if key == barKey { update.bar = number }
+            else if key == barBeatKey { update.barBeat = number }
+            else if key == beatKey { update.beat = number }
+            else if key == perBarKey { update.beatsPerBar = number }
+            else if key == tempoKey { update.beatsPerMinute = number }
+            else if key != unitKey { continue }  // Unknown keys are ignored.
+            if number == nil { update.hasInvalidKey = true }
         }
         return update
     }

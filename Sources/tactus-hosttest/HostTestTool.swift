@@ -32,7 +32,7 @@ struct ProbeImport: ParsableCommand {
     @Option(help: "Comment lines describing the session (repeatable).") var describe: [String] = []
 
     func run() throws {
-        let text = try String(contentsOfFile: probeLog, encoding: .utf8)
+        let text = try FileInput.text(probeLog)
         var session = "tactus-transport 1\n"
         for line in describe { session += "# \(line)\n" }
         session += "rate \(rate)\nblocks \(blocks)\npattern \(pattern)\n"
@@ -91,7 +91,7 @@ struct AddLoop: ParsableCommand {
         let superclock = 282_240_000.0
         let start = (map.frame(atBeat: startBeat) * superclock / rate).rounded()
         let end = (map.frame(atBeat: endBeat) * superclock / rate).rounded()
-        var text = try String(contentsOfFile: sessionFile, encoding: .utf8)
+        var text = try FileInput.text(sessionFile)
         let location = "<Location id=\"9000001\" name=\"Loop\" start=\"a\(Int64(start))\" end=\"a\(Int64(end))\" flags=\"IsAutoLoop,IsHidden\" locked=\"0\" timestamp=\"1700000000\" cue=\"0\"/>"
         guard text.contains("<Locations/>") else { throw ValidationError("no empty <Locations/> in \(sessionFile)") }
         text = text.replacingOccurrences(of: "<Locations/>", with: "<Locations>\n    \(location)\n  </Locations>")
@@ -156,7 +156,7 @@ struct Idealize: ParsableCommand {
         func beat(at frame: Double) -> Double { map.beat(atFrame: frame) }
         var insertions: [Int64: String] = [:]
         if tempoPoints { insertions = try tempoPointPositions(map) }
-        let text = try String(contentsOfFile: session, encoding: .utf8)
+        let text = try FileInput.text(session)
         var out = ""
         var rewritten = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -193,7 +193,7 @@ struct Idealize: ParsableCommand {
     /// A position at each tempo change, at the session frame where the host's
     /// transport passed it, wherever two rolling reports in a row bracket it.
     func tempoPointPositions(_ map: TempoMap) throws -> [Int64: String] {
-        let text = try String(contentsOfFile: session, encoding: .utf8)
+        let text = try FileInput.text(session)
         var reports: [(session: Int64, transport: Double, rolling: Bool)] = []
         for line in text.split(separator: "\n") {
             let words = line.split(separator: " ")

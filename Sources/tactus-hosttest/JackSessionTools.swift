@@ -12,7 +12,7 @@ struct ScriptLines {
     var end: Int64?
 
     init(file: String) throws {
-        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let text = try FileInput.text(file)
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = String(raw)
             let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -34,7 +34,7 @@ struct ClientClock {
 
     init(file: String, end: Int64) throws {
         var starts: [(Int64, Int64)] = []
-        for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
+        for line in try FileInput.text(file).split(separator: "\n") where !line.hasPrefix("#") {
             let w = line.split(separator: " ")
             guard w.count == 2, let f = Int64(w[0]), let t = Int64(w[1]) else { throw ValidationError("\(file): bad line '\(line)'") }
             starts.append((f, t))
@@ -76,7 +76,7 @@ struct JackAlign: ParsableCommand {
         let journalScript = try ScriptLines(file: journal + "/session.transport")
         guard let end = journalScript.end else { throw ValidationError("the journal has no end") }
         let clock = try ClientClock(file: journal + "/frame-times.txt", end: end)
-        let recorderCycles = try String(contentsOfFile: cycles, encoding: .utf8).split(separator: "\n").compactMap(JackCycleLine.parse)
+        let recorderCycles = try FileInput.text(cycles).split(separator: "\n").compactMap(JackCycleLine.parse)
         let events = try EventLog.parse(String(contentsOfFile: recorded, encoding: .utf8))
         // Nothing may be left sounding (checked in the recorder's own order of events).
         var sounding = Set<Int>()
@@ -196,7 +196,7 @@ struct EditStorm: ParsableCommand {
 
     func run() throws {
         var rng = SplitMix64(seed: seed)
-        let initial = try PatternParser.parse(bytes: Array(FileManager.default.contents(atPath: pattern) ?? Data()))
+        let initial = try PatternParser.parse(bytes: FileInput.read(pattern).mapError { FileReadFailure(path: pattern, reason: $0) }.get())
         var notes: [Note] = initial.notes.map {
             Note(start: $0.start, text: "\(PatternWriter.beatText($0.start)) \(PatternWriter.beatText($0.duration)) \($0.key) \($0.velocity) \($0.channel)",
                 key: Int($0.key), channel: Int($0.channel))
@@ -276,8 +276,8 @@ struct SamePattern: ParsableCommand {
 
     func run() throws {
         func load(_ path: String) throws -> Pattern {
-            guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }
-            do { return try PatternParser.parse(bytes: Array(data)) } catch { throw ValidationError("\(path):\(error.line): \(error.reasonText)") }
+            let data = try FileInput.read(path).mapError { FileReadFailure(path: path, reason: $0) }.get()
+            do { return try PatternParser.parse(bytes: data) } catch { throw ValidationError("\(path):\(error.line): \(error.reasonText)") }
         }
         let a = try load(first)
         let b = try load(second)

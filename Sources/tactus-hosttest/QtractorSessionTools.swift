@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileIO
 import Foundation
 import TactusCore
 import TactusOffline
@@ -24,7 +25,7 @@ struct QtractorSession: ParsableCommand {
     @Option(name: .shortAndLong, help: "The .qtr file to write (its folder is the session's directory).") var output: String
 
     func run() throws {
-        let text = try String(contentsOfFile: pattern, encoding: .utf8)
+        let text = try FileInput.text(pattern)
         let framesPerBeat = 60 * Double(rate) / bpm
         let start = QtractorSession.loopFrame(beat: loopStart, framesPerBeat: framesPerBeat)
         let end = QtractorSession.loopFrame(beat: loopEnd, framesPerBeat: framesPerBeat)
@@ -75,7 +76,7 @@ struct QtractorSession: ParsableCommand {
 
             """
         // Complete or not there: write beside, then rename.
-        try xml.write(toFile: output, atomically: true, encoding: .utf8)
+        try AtomicFile.write(xml, to: output)
         print("tactus-hosttest: \(output): \(bpm) bpm, loop from frame \(start) to \(end) (beat \(loopStart) to \(loopEnd))")
     }
 
@@ -132,7 +133,7 @@ struct QtractorIdeal: ParsableCommand {
         }
         guard let endFrame = lines.end else { throw ValidationError("\(session) has no end line") }
         out += "\(endFrame) end\n"
-        try out.write(toFile: output, atomically: true, encoding: .utf8)
+        try AtomicFile.write(out, to: output)
         print("tactus-hosttest: the ideal host for \(session) in \(output)")
     }
 }
@@ -154,13 +155,16 @@ struct WrapLimit: ParsableCommand {
     @Argument(help: "The recorded event log.") var log: String
 
     func run() throws {
-        let script = try TransportScript(parsing: try String(contentsOfFile: ideal, encoding: .utf8))
+        let script = try TransportScript(parsing: try FileInput.text(ideal))
         guard let patternPath = script.initialPattern else { throw ValidationError("\(ideal) names no pattern") }
         let folder = (ideal as NSString).deletingLastPathComponent
         func load(_ path: String) -> Result<(Pattern, [UInt8]), PatternLoadError> {
             let full = path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
-            guard let data = FileManager.default.contents(atPath: full) else { return .failure(PatternLoadError("cannot read \(full)")) }
-            let bytes = [UInt8](data)
+            let bytes: [UInt8]
+            switch FileInput.read(full) {
+            case .success(let b): bytes = b
+            case .failure(let e): return .failure(PatternLoadError(FileReadFailure(path: full, reason: e).description))
+            }
             do { return .success((try PatternParser.parse(bytes: bytes), bytes)) } catch { return .failure(PatternLoadError("\(full): \(error.reasonText)")) }
         }
         let initial = try load(patternPath).get()
@@ -168,7 +172,7 @@ struct WrapLimit: ParsableCommand {
         var render = OfflineRender(script: script, sampleRate: script.sampleRate ?? 48000, blocks: script.blocks ?? .fixed(Int(block)))
         var expected: [LoggedEvent] = []
         _ = render.run(pattern: initial.0, patternText: initial.1, loadPattern: load, onBlock: { events, _ in expected += events })
-        let recorded = try EventLog.parse(try String(contentsOfFile: log, encoding: .utf8))
+        let recorded = try EventLog.parse(try FileInput.text(log))
 
         // Qtractor's wrap reports: a rolling report whose host frame does not continue the previous one.
         var windows: [ClosedRange<Int64>] = []

@@ -11,7 +11,7 @@ import TactusCore
 
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// Real files from Debian packages, and files made by abc2midi and LilyPond (Tests/Fixtures/midi).
+/// Real files from Debian packages, and files made by abc2midi, LilyPond and MIDIUtil (Tests/Fixtures/midi).
 private let corpusFolders: [(folder: String, package: String)] = [
     ("/usr/share/games/openttd/baseset/openmsx", "openttd-openmsx"),
     ("/usr/share/planetblupi/music", "planetblupi-music-midi"),

@@ -8,6 +8,17 @@ import TactusLV2Hosted
 struct PluginRegressionTests {
     static let oneNote = "tactus-pattern 1\nlength 1\nnote 0 1/4 60 100\n"
 
+    // docs/pattern-format.md: ";" separates statements, and keys may be note names,
+    // so that jalv.gtk3's one-line text field takes a whole pattern.
+    @Test("a pattern typed on one line, with ; and a note name, plays")
+    func oneLinePatternWithANoteName() throws {
+        let plugin = InProcessPlugin.make()
+        let text = "tactus-pattern 1; length 1; note 0 1/4 F#3 100"
+        try plugin.block(1, [plugin.setPattern(text)])
+        #expect(try plugin.block(4096, [plugin.position(at: 0)]).map(\.1) == [[0x90, 54, 100]])
+        #expect(try plugin.patternInUse() == text)
+    }
+
     @Test("a MIDI port offered less room than a sequence header holds the note-off until room returns")
     func midiPortWithoutRoom() throws {
         let plugin = InProcessPlugin.make()

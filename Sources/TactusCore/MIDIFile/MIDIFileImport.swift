@@ -77,15 +77,10 @@ public enum MIDIFileImport {
         signatures = stableSortedByTick(signatures) { $0.tick }
         tempos = stableSortedByTick(tempos) { $0.tick }
 
-        // The notes taken, counted before they are copied (M15).
         var endTick: Int64 = 0
-        var count = 0
         for t in selected {
             endTick = max(endTick, file.tracks[t].endTick)
-            for n in file.tracks[t].notes where options.channel.map({ Int(n.channel) == $0 }) ?? true {
-                count += 1
-                endTick = max(endTick, n.endTick)
-            }
+            for n in file.tracks[t].notes { endTick = max(endTick, n.endTick) }
         }
         guard endTick <= maximumTick else {
             throw MIDIImportError("the file runs to tick \(endTick), beyond the \(PatternLimits.maximumBeatValue.numerator) beats a pattern can hold")
@@ -93,17 +88,21 @@ public enum MIDIFileImport {
         let bars = BarLines(signatures: signatures, ticksPerQuarter: ppq)
         let rangeStart = bars.start(ofBar: options.fromBar ?? 1)
         let rangeEnd = options.toBar.map { bars.start(ofBar: $0) }
+        func isTaken(_ n: MIDIFileNote) -> Bool {
+            guard options.channel.map({ Int(n.channel) == $0 }) ?? true else { return false }
+            let units = n.startTick * unitsPerTick
+            return units >= rangeStart && (rangeEnd.map { units < $0 } ?? true)
+        }
+        // The notes taken are counted before they are copied (M15).
+        var count = 0
+        for t in selected { for n in file.tracks[t].notes where isTaken(n) { count += 1 } }
+        guard count <= Pattern.maximumNoteCount else {
+            throw MIDIImportError("more than \(Pattern.maximumNoteCount) notes, the most a pattern holds; narrow the import with --track, --channel or --from/--to")
+        }
         var taken: [(note: MIDIFileNote, track: Int, index: Int)] = []
-        if count <= Pattern.maximumNoteCount { taken.reserveCapacity(count) }
+        taken.reserveCapacity(count)
         for t in selected {
-            for (i, n) in file.tracks[t].notes.enumerated() where options.channel.map({ Int(n.channel) == $0 }) ?? true {
-                let units = n.startTick * unitsPerTick
-                guard units >= rangeStart, rangeEnd.map({ units < $0 }) ?? true else { continue }
-                guard taken.count < Pattern.maximumNoteCount else {
-                    throw MIDIImportError("more than \(Pattern.maximumNoteCount) notes, the most a pattern holds; narrow the import with --track, --channel or --from/--to")
-                }
-                taken.append((n, t, i))
-            }
+            for (i, n) in file.tracks[t].notes.enumerated() where isTaken(n) { taken.append((n, t, i)) }
         }
         taken.sort { a, b in
             if a.note.startTick != b.note.startTick { return a.note.startTick < b.note.startTick }

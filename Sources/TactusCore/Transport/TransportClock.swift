@@ -109,6 +109,71 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     @_noLocks
     public mutating func apply(_ update: PositionUpdate, atFrame frame: Int64) -> TransportChange {
         if update.hasInvalidKey { return .ignored }
+        // Most updates from a host that reports every block (Carla, MusE) are
+        // repeats of what the clock already knows: decided here in a few
+        // comparisons, with exactly the result and state the full path gives.
+        if isRolling, isCertainRepeat(update, atFrame: frame) {
+            lastHostFrame = update.frame
+            lastHostFrameArrival = frame
+            if let newBar = update.bar { bar = newBar }
+            return .repeat
+        }
+        return applyInFull(update, atFrame: frame)
+    }
+
+    /// Margin, in beats per beat of magnitude, that covers the rounding of the
+    /// quick repeat test's doubles (a few ulps, 2^-52 each) many times over.
+    static var quickTestRelativeMargin: Double { 0x1p-40 }
+
+    /// True only when the full path of `apply` would find `update` a repeat
+    /// (§4) with nothing to change but the keys it repeats: rolling before and
+    /// after at the same tempo, speed and meter, not a floor report (§1 rule 1),
+    /// a beat from `bar`/`barBeat` or `beat` whose distance from the
+    /// extrapolated beat, computed in doubles, is inside the repeat band by more
+    /// than the doubles' error. False says nothing: the full path decides.
+    @_noLocks @inline(__always)
+    func isCertainRepeat(_ update: PositionUpdate, atFrame frame: Int64) -> Bool {
+        if let t = update.beatsPerMinute, t != beatsPerMinute { return false }
+        if let s = update.speed, s != speed { return false }
+        if let b = update.beatsPerBar, b != beatsPerBar { return false }
+        let newBar = update.bar ?? bar
+        guard newBar.isFinite else { return false }
+        if let f = update.frame, !f.isFinite { return false }
+        let reported: Double
+        if let barBeat = update.barBeat {
+            let barStart = newBar * beatsPerBar
+            guard barBeat.isFinite, barStart.magnitude <= TransportClock.beatLimit, barBeat.magnitude <= TransportClock.beatLimit
+            else { return false }
+            if let beat = update.beat {
+                // Both keys, with a frame and a bar, may make a floor report (§1 rule 1):
+                // only a report clearly of neither shape is decided here.
+                guard beat.isFinite else { return false }
+                if update.frame != nil && update.bar != nil {
+                    if barBeat == barStart { return false }
+                    let sum = barStart + barBeat
+                    let slack = TransportClock.repeatBandBeats + (sum.magnitude + beat.magnitude + 1) * TransportClock.quickTestRelativeMargin
+                    if (beat - sum).magnitude <= slack { return false }
+                }
+            }
+            reported = barStart + barBeat
+        } else if let beat = update.beat {
+            guard beat.isFinite else { return false }
+            reported = beat
+        } else {
+            return false
+        }
+        guard reported.magnitude < TransportClock.beatLimit - 1 else { return false }
+        let elapsed = Double(frame &- anchorFrame) * beatsPerFrame.hi
+        let anchor = anchorBeat.approximateValue
+        let extrapolated = anchor + elapsed
+        let margin = (reported.magnitude + anchor.magnitude + elapsed.magnitude + 1) * TransportClock.quickTestRelativeMargin
+        return (reported - extrapolated).magnitude + margin <= TransportClock.repeatBandBeats
+    }
+
+    /// `apply` without the quick repeat test: every update through the exact
+    /// path. Public so that tests show both give the same result and state.
+    @_noLocks
+    public mutating func applyInFull(_ update: PositionUpdate, atFrame frame: Int64) -> TransportChange {
         // §6: one bad value rejects the whole update.
         if !TransportClock.isFiniteOrAbsent(update.frame) || !TransportClock.isFiniteOrAbsent(update.speed)
             || !TransportClock.isFiniteOrAbsent(update.bar) || !TransportClock.isFiniteOrAbsent(update.barBeat)
