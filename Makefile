@@ -7,6 +7,7 @@
 #   make install       the bundle into ~/.lv2 and tactus into ~/.local/bin, or into
 #                      $(DESTDIR)$(PREFIX)/lib/lv2 and $(DESTDIR)$(PREFIX)/bin when PREFIX is given
 #   make cli-test      the command line as a person meets it (Tests/CommandLine/cli-test)
+#   make bounce-test   tactus bounce as a person meets it (Tests/CommandLine/bounce-test)
 #   make test-long     the property tests with 10^7 blocks
 #   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed
 #   make bench         benchmarks against x42 stepseq, QMidiArp and the seed algorithm; rewrites BENCHMARKS.md
@@ -23,8 +24,8 @@ LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
 # What building needs (the plugin, tactus), what the tests and the demo add.
 # scripts/install-deps names them under other distributions' names too, and
 # goes on when their headers and tools are present without dpkg.
-BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev
-TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido openttd-openmsx planetblupi-music-midi
+BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev liblilv-dev libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont
+TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido openttd-openmsx planetblupi-music-midi ardour-lv2-plugins
 DEMO_PACKAGES  := jackd2 jalv
 ifeq ($(PREFIX),)
 LV2_INSTALL_DIR := $(DESTDIR)$(HOME)/.lv2
@@ -35,7 +36,7 @@ BIN_INSTALL_DIR := $(DESTDIR)$(PREFIX)/bin
 endif
 
 .PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
-.PHONY: deps-test deps-demo cli-test cli-without-swift
+.PHONY: deps-test deps-demo cli-test cli-without-swift bounce-test
 
 all: plugin cli
 
@@ -105,8 +106,12 @@ test-unit:
 cli-test: tools deps-test
 	@BUILD=$(BUILD_DIR) Tests/CommandLine/cli-test
 
-test: deps deps-test plugin validate load-without-swift cli-without-swift test-unit cli-test fuzz-smoke host-test-if-possible
+test: deps deps-test plugin validate load-without-swift cli-without-swift test-unit cli-test bounce-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
+
+# tactus bounce as a person meets it: files, messages, a full disk (docs/bounce.md).
+bounce-test: tools deps-test
+	@BUILD=$(BUILD_DIR) Tests/CommandLine/bounce-test
 
 HOST_PACKAGES := ardour jalv jackd2 qtractor xvfb xdotool imagemagick
 
@@ -136,6 +141,8 @@ test-long: deps plugin
 
 demo: plugin cli deps-demo
 	@BUILD=$(BUILD_DIR) scripts/demo-jack
+	@$(BUILD_DIR)/tactus bounce examples/demo.pattern --transport examples/demo.transport -o .build/demo.flac -q
+	@echo "tactus demo: the demo pattern over examples/demo.transport, through the default SoundFont: $(CURDIR)/.build/demo.flac (listen to it)"
 
 demo-offline: cli
 	@echo "tactus: examples/demo.pattern over examples/demo.transport (120 bpm, then 133.7 bpm, loop of bar 2)"
@@ -154,6 +161,8 @@ bench:
 	@$(PYTHON) -c 'import matplotlib' 2>/dev/null || scripts/install-deps python3-matplotlib \
 	    || $(PYTHON) -m pip install --quiet matplotlib
 	@SWIFT=$(SWIFT) PYTHON=$(PYTHON) scripts/bench
+	@scripts/install-deps fluidsynth timidity openttd-openmsx planetblupi-music-midi abcmidi
+	@BUILD=$(BUILD_DIR) PYTHON=$(PYTHON) scripts/bench-bounce
 
 # Builds only what is not built yet (or a tactus that needs the Swift runtime,
 # as make test leaves it), so that `make && sudo make install` needs no Swift

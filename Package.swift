@@ -73,9 +73,17 @@ let package = Package(
         .executableTarget(
             name: "tactus",
             dependencies: [
-                "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer", "FileIO",
+                "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer", "FileIO", "TactusBounce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // tactus bounce: schedules of exact frames rendered through libfluidsynth or an
+        // LV2 instrument (lilv, the host kit) into WAV or FLAC (libsndfile); docs/bounce.md.
+        .systemLibrary(name: "CFluidSynth", pkgConfig: "fluidsynth", providers: [.apt(["libfluidsynth-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .target(
+            name: "TactusBounce",
+            dependencies: ["TactusCore", "TactusOffline", "FileIO", "CFluidSynth", "CSndFile", "CLilv", "CTestHost", "LV2HostKit", "CLV2"]),
+        .testTarget(name: "TactusBounceTests", dependencies: ["TactusBounce", "TactusCore", "TactusOffline"]),
         // libedit, for line editing, history and completion at tactus jack's prompt.
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // The test host: lilv, plus the C it needs (a variadic log) and the RT-check hooks.

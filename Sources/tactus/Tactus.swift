@@ -13,7 +13,7 @@ struct Tactus: ParsableCommand {
             """,
         version: TactusVersion.text,
         subcommands: [RenderCommand.self, CheckCommand.self, VerifyCommand.self, JackSequencerCommand.self, JackTransportCommand.self, JackRecordCommand.self,
-                      ImportCommand.self, ExportCommand.self])
+                      ImportCommand.self, ExportCommand.self, BounceCommand.self])
 
     /// Runs the subcommand. Unlike ArgumentParser's own `main`, an error a
     /// subcommand throws is shown with that subcommand's usage, not the

@@ -1,0 +1,137 @@
+import CLV2
+import CLilv
+import CTestHost
+import Glibc
+import LV2HostKit
+import TactusOffline
+
+/// `--chain` (docs/bounce.md, B10): the Tactus LV2 plugin itself, hosted
+/// through lilv and the host kit, plays the pattern under the transport
+/// script exactly as a host would run it (positions as `time:Position` atoms
+/// from the simulated host, pattern edits as `patch:Set`, the worker run after
+/// each block), and what it writes to its MIDI output, at block start +
+/// offset, is the schedule the instrument plays.
+///
+/// The pattern file is handed over with a `patch:Set` of its "Pattern file"
+/// in a zero-frame `run()` before frame 0, so the first block already plays
+/// it. One thread; O(frames / block + events).
+public enum PluginChainSchedule {
+    public static let tactusURI = "urn:tactus:sequencer"
+
+    public static func make(
+        patternPath: String, script: TransportScript, sampleRate: Int, blockLength: Int = 256,
+        resolve: (String) -> String = { $0 }
+    ) throws(BounceError) -> BounceSchedule {
+        LibraryLock.lilv.lock()
+        let world = lilv_world_new()!
+        lilv_world_load_all(world)
+        let uriNode = lilv_new_uri(world, tactusURI)
+        let plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), uriNode)
+        lilv_node_free(uriNode)
+        LibraryLock.lilv.unlock()
+        defer {
+            LibraryLock.lilv.lock()
+            lilv_world_free(world)
+            LibraryLock.lilv.unlock()
+        }
+        guard let plugin else {
+            throw BounceError("--chain needs the Tactus plugin (\(tactusURI)): make install, or LV2_PATH=$PWD/.build/lv2 after make")
+        }
+        let map = URIDMap()
+        let uris = HostURIs(map)
+        let worker = SynchronousWorker(capacity: 1 << 20)
+        let log = UnsafeMutablePointer<LV2_Log_Log>.allocate(capacity: 1)
+        log.initialize(to: LV2_Log_Log())
+        tactus_host_log_init(log)
+        defer { log.deallocate() }
+        let features = HostFeatures(
+            map: map, log: log, worker: worker,
+            options: HostFeatures.Options(maxBlockLength: Int32(blockLength), minBlockLength: 0, sequenceSize: 1 << 20, sampleRate: Float(sampleRate)))
+        guard let instance = lilv_plugin_instantiate(plugin, Double(sampleRate), features.list) else {
+            throw BounceError("the Tactus plugin refused to instantiate at \(sampleRate) Hz")
+        }
+        defer {
+            lilv_instance_deactivate(instance)
+            lilv_instance_free(instance)
+        }
+        let handle = lilv_instance_get_handle(instance)!
+        let workerInterface = lilv_instance_get_extension_data(instance, "http://lv2plug.in/ns/ext/worker#interface")?
+            .assumingMemoryBound(to: LV2_Worker_Interface.self)
+        let control = ControlSequence(capacity: 1 << 17, sequenceType: uris.atomSequence)
+        let midiOut = OutputSequence(capacity: 1 << 20)
+        let notify = OutputSequence(capacity: 1 << 17)
+        lilv_instance_connect_port(instance, TactusPort.control, control.buffer)
+        lilv_instance_connect_port(instance, TactusPort.midiOut, midiOut.buffer)
+        lilv_instance_connect_port(instance, TactusPort.notify, notify.buffer)
+        lilv_instance_activate(instance)
+
+        var events: [BounceEvent] = []
+        var errors: [String] = []
+        func run(_ n: Int, start: Int64) throws(BounceError) {
+            midiOut.prepare(chunkType: uris.atomChunk)
+            notify.prepare(chunkType: uris.atomChunk)
+            lilv_instance_run(instance, UInt32(n))
+            control.clear()
+            do throws(OutputSequence.Malformed) {
+                for e in try midiOut.read(sequenceType: uris.atomSequence) where e.type == uris.midiEvent && e.body.count >= 2 && e.body[0] >= 0x80 && e.body[0] < 0xF0 {
+                    events.append(BounceEvent(frame: start + e.frames, status: e.body[0], data1: e.body[1], data2: e.body.count > 2 ? e.body[2] : 0))
+                }
+                for e in try notify.read(sequenceType: uris.atomSequence) {
+                    if let set = PatchSetMessage(e, uris: uris), set.property == uris.error { errors.append(set.text) }
+                }
+            } catch {
+                throw BounceError("the Tactus plugin wrote a malformed output: \(error.description)")
+            }
+            if let workerInterface { worker.finishBlock(workerInterface, handle) }
+        }
+
+        // The pattern, before frame 0.
+        control.append(frames: 0, type: uris.atomObject, body: AtomBody.patchSet(
+            property: uris.patternFile, valueType: uris.atomPath, text: Array(absolute(patternPath).utf8), uris: uris))
+        try run(0, start: 0)
+        if let error = errors.first { throw BounceError("the Tactus plugin refused '\(patternPath)': \(error)") }
+
+        var host = HostSimulator(script: script, sampleRate: Double(sampleRate))
+        var start: Int64 = 0
+        while start < script.endFrame {
+            let n = Int(min(Int64(blockLength), script.endFrame - start))
+            for input in host.inputs(blockStart: start, frameCount: n) {
+                let frames = Int64(input.offset)
+                switch input.input {
+                case .position(let p):
+                    control.append(frames: frames, type: p.asBlank ? uris.atomBlank : uris.atomObject, body: positionBody(p, uris: uris))
+                case .midi(let bytes):
+                    control.append(frames: frames, type: uris.midiEvent, body: bytes)
+                case .pattern(let path), .patternFile(let path):
+                    control.append(frames: frames, type: uris.atomObject, body: AtomBody.patchSet(
+                        property: uris.patternFile, valueType: uris.atomPath, text: Array(absolute(resolve(path)).utf8), uris: uris))
+                case .get:
+                    break
+                }
+            }
+            try run(n, start: start)
+            start += Int64(n)
+        }
+        return BounceSchedule(events: events, endFrame: script.endFrame, sampleRate: sampleRate)
+    }
+
+    private static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        return (getcwd(&buffer, buffer.count) != nil ? String(cString: buffer) : ".") + "/" + path
+    }
+
+    /// A `time:Position` body from the simulated host's wire values, each key with its atom type.
+    static func positionBody(_ p: HostPosition, uris u: HostURIs) -> [UInt8] {
+        AtomBody.object(otype: u.timePosition, properties: p.fields.compactMap { field in
+            guard let key = u.time(field.key.rawValue) else { return nil }
+            switch field.value {
+            case .int(let v): return AtomProperty(key: key, type: u.atomInt, body: AtomBody.int(v))
+            case .long(let v): return AtomProperty(key: key, type: u.atomLong, body: AtomBody.long(v))
+            case .float(let v): return AtomProperty(key: key, type: u.atomFloat, body: AtomBody.float(v))
+            case .double(let v): return AtomProperty(key: key, type: u.atomDouble, body: AtomBody.double(v))
+            case .string(let s): return AtomProperty(key: key, type: u.atomString, body: AtomBody.text(s))
+            }
+        })
+    }
+}
