@@ -84,4 +84,33 @@ struct LanePartitionTests {
         }
         print("lane partition: \(sessions) sessions, \(blocksRendered) blocks, identical logs")
     }
+
+    @Test("random version-2 sessions: the core emits exactly what the reference model (taught §7 from its text) emits")
+    func lanesMatchTheReference() throws {
+        var blocksRendered = 0
+        var sessions = 0
+        var coverage: [String: Int] = [:]
+        var seed: UInt64 = 90_001
+        while blocksRendered < DifferentialTests.blockBudget / 2 || sessions < 40 {
+            var gen = RandomSession(seed: seed)
+            let pattern = LanePartitionTests.pattern(&gen)
+            let frames = Int64(gen.int(20_000...400_000))
+            let script = LanePartitionTests.withFollowInput(gen.script(frames: frames), &gen, frames: frames)
+            let plan = BlockPlan.random(minimum: 1, maximum: gen.pick([64, 512, 4096, 8192]), seed: seed)
+            let result = try SessionHarness.run(pattern: pattern, script: script, blocks: plan, withReference: true)
+            if let difference = firstDifference(canonical(result.core), canonical(result.reference!)) {
+                Issue.record("seed \(seed), blocks \(plan): \(difference)\n--- pattern\n\(pattern)--- script\n\(script)")
+                return
+            }
+            coverage.merge(result.coverage, uniquingKeysWith: +)
+            blocksRendered += result.report.blocks
+            seed += 1
+            sessions += 1
+        }
+        print("lane differential: \(sessions) sessions, \(blocksRendered) blocks; coverage: \(coverage.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+        // Every §7 rule the scripts can reach came into play.
+        for rule in ["chance: skipped", "chance: played", "follow key", "transposed", "same-frame merge", "retrigger", "jump"] {
+            #expect((coverage[rule] ?? 0) > 0, "rule never exercised: \(rule)")
+        }
+    }
 }
