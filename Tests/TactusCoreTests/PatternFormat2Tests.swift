@@ -256,4 +256,19 @@ struct LaneRuleTests {
             "48000 144 60", "60000 128 60",
         ])
     }
+
+    @Test("worked example 8 (timing contract): two lanes, one swung, to the frame")
+    func workedExample8() throws {
+        let events = try log2(
+            "tactus-pattern 2\nlane kick length 2 channel 10\nnote 0 1/4 36 100\nlane hats length 3/2 channel 10 swing 2/3 1/4\nnote 0 1/8 42 80\nnote 1/4 1/8 42 60\n",
+            start + "144000 end\n")
+        #expect(events == [
+            "0 99 24 64", "0 99 2a 50", "4000 89 2a 00", "6000 89 24 00", "8000 99 2a 3c", "10000 89 2a 00",
+            "36000 99 2a 50", "40000 89 2a 00", "44000 99 2a 3c", "46000 89 2a 00",
+            "48000 99 24 64", "54000 89 24 00",
+            "72000 99 2a 50", "76000 89 2a 00", "80000 99 2a 3c", "82000 89 2a 00",
+            "96000 99 24 64", "102000 89 24 00",
+            "108000 99 2a 50", "112000 89 2a 00", "116000 99 2a 3c", "118000 89 2a 00",
+        ])
+    }
 }
