@@ -23,7 +23,7 @@ public struct HostURIs: Sendable {
     public let timeBeatsPerBar, timeBeatsPerMinute, timeBeatUnit: LV2_URID
     public let patchSet, patchGet, patchProperty, patchValue: LV2_URID
     public let stateChanged: LV2_URID
-    public let pattern, patternFile, error, droppedNoteOns: LV2_URID
+    public let pattern, patternFile, error, droppedNoteOns, laneMutes: LV2_URID
 
     public init(_ map: URIDMap) {
         func id(_ uri: UnsafePointer<CChar>) -> LV2_URID { map.id(String(cString: uri)) }
@@ -58,6 +58,7 @@ public struct HostURIs: Sendable {
         patternFile = id(tactus_uri_patternFile)
         error = id(tactus_uri_error)
         droppedNoteOns = id(tactus_uri_droppedNoteOns)
+        laneMutes = id(tactus_uri_laneMutes)
     }
 
     /// The URID of a `time:Position` key by its LV2 name (`frame`, `barBeat`,

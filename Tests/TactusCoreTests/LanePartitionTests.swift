@@ -71,7 +71,7 @@ struct LanePartitionTests {
         }
         print("lane differential: \(sessions) sessions, \(blocksRendered) blocks; coverage: \(coverage.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
         // Every §7 rule the scripts can reach came into play.
-        for rule in ["chance: skipped", "chance: played", "follow key", "transposed", "same-frame merge", "retrigger", "jump"] {
+        for rule in ["chance: skipped", "chance: played", "follow key", "transposed", "muted", "same-frame merge", "retrigger", "jump"] {
             #expect((coverage[rule] ?? 0) > 0, "rule never exercised: \(rule)")
         }
     }

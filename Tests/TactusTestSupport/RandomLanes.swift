@@ -38,6 +38,8 @@ extension RandomSession {
             let message = gen.pick([
                 "midi \(String(0x90 + channel, radix: 16)) \(String(gen.int(30...90), radix: 16)) 64",
                 "midi \(String(0x80 + channel, radix: 16)) 3c 00", "midi \(String(0xb0 + channel, radix: 16)) 79 00",
+                // §7.6: lane mutes by patch:Set (`mute` alone unmutes every lane).
+                "mute \(gen.int(0...2))", "mute",
             ])
             lines.append("\(frame) \(message)")
         }
