@@ -260,7 +260,7 @@ struct BounceCommand: ParsableCommand {
         options.cpuCores = cpuCores
         let path = sf2 ?? Self.defaultSoundFont
         if sf2 == nil && !FileManager.default.fileExists(atPath: path) {
-            throw BounceError("no --sf2 given and the default SoundFont \(path) is not installed (apt-get install timgm6mb-soundfont, or make deps-bounce)")
+            throw BounceError("no --sf2 given and the default SoundFont \(path) is not installed (make deps installs it: apt-get install timgm6mb-soundfont), or give --sf2 FILE")
         }
         return try FluidSynthInstrument(soundFont: path, sampleRate: rate, options: options)
     }
