@@ -36,7 +36,12 @@ public enum PatternParserTarget {
         }
         let snapshot = PatternSnapshot.make(pattern, text: bytes)
         defer { snapshot.destroy() }
-        if snapshot.noteCount != pattern.notes.count { violations.add("the snapshot has \(snapshot.noteCount) notes, not \(pattern.notes.count)") }
+        // Version 2 plays the lanes' common cycle: each note once per pass of its lane in it (contract §7.1).
+        var problem: LaneCycle.Problem?
+        let cycleCount = LaneCycle.expand(pattern, problem: &problem).count
+        if problem != nil { violations.add("the lanes of an accepted pattern break a limit: \(problem!.reason)") }
+        if snapshot.noteCount != cycleCount { violations.add("the snapshot has \(snapshot.noteCount) notes, not \(cycleCount)") }
+        if pattern.version == 1 && cycleCount != pattern.notes.count { violations.add("a version-1 pattern has \(cycleCount) cycle notes, not \(pattern.notes.count)") }
         if !snapshot.text.elementsEqual(bytes) { violations.add("the snapshot does not keep the text it was made from") }
         if snapshot.noteCount > 1 {
             for i in 1..<snapshot.noteCount where snapshot.note(i).start < snapshot.note(i - 1).start {

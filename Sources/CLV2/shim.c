@@ -12,6 +12,7 @@ const char *const tactus_uri_pattern = "urn:tactus:pattern";
 const char *const tactus_uri_patternFile = "urn:tactus:patternFile";
 const char *const tactus_uri_error = "urn:tactus:error";
 const char *const tactus_uri_droppedNoteOns = "urn:tactus:droppedNoteOns";
+const char *const tactus_uri_laneMutes = "urn:tactus:laneMutes";
 
 const char *const tactus_uri_atom_Blank = LV2_ATOM__Blank;
 const char *const tactus_uri_atom_Object = LV2_ATOM__Object;

@@ -17,7 +17,9 @@ public enum JackCyclePlayer {
         public var frame: Int64
         public var status: UInt8
         public var data1: UInt8
-        public init(frame: Int64, status: UInt8, data1: UInt8) {
+        public var data2: UInt8 = 0
+        public init(frame: Int64, status: UInt8, data1: UInt8, data2: UInt8 = 0) {
+            self.data2 = data2
             self.frame = frame
             self.status = status
             self.data1 = data1
@@ -70,7 +72,7 @@ public enum JackCyclePlayer {
             let end = frame + Int64(cycle.frameCount)
             JackSequencerProcess.beginCycle(c, frame: frame, transport: cycle, room: c.sequencer.pointee.eventStorageCapacity, closing: false)
             for m in controls where m.frame >= frame && m.frame < end {
-                JackSequencerProcess.control(c, frame: frame, offset: Int(m.frame - frame), status: m.status, data1: m.data1)
+                JackSequencerProcess.control(c, frame: frame, offset: Int(m.frame - frame), status: m.status, data1: m.data1, data2: m.data2)
             }
             c.sequencer.pointee.endBlock()
             _ = c.sequencer.pointee.takeOwed()

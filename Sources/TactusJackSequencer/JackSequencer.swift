@@ -120,7 +120,7 @@ enum JackSequencerProcess {
             var i: UInt32 = 0
             while i < count {
                 if tactus_jack_midi_get(&event, input, i) == 0, event.size >= 2, let bytes = event.buffer {
-                    control(c, frame: frame, offset: Int(event.time), status: bytes[0], data1: bytes[1])
+                    control(c, frame: frame, offset: Int(event.time), status: bytes[0], data1: bytes[1], data2: event.size >= 3 ? bytes[2] : 0)
                 }
                 i += 1
             }
@@ -167,9 +167,14 @@ enum JackSequencerProcess {
     }
 
     /// A message on the control input at `offset` frames into the cycle: CC 123
-    /// or CC 120 ends every sounding note there (§5); anything else is ignored.
+    /// or CC 120 ends every sounding note there (§5); a note-on or CC 121 acts
+    /// on the lanes that follow the key (§7.5); anything else is ignored.
     @_noLocks
-    static func control(_ c: ProcessContext, frame: Int64, offset: Int, status: UInt8, data1: UInt8) {
+    static func control(_ c: ProcessContext, frame: Int64, offset: Int, status: UInt8, data1: UInt8, data2: UInt8) {
+        if let follow = MIDIInput.followEvent(status: status, data1: data1, data2: data2) {
+            c.sequencer.pointee.apply(follow, atOffset: offset)
+            return
+        }
         guard MIDIInput.isAllNotesOff(status: status, data1: data1) else { return }
         c.sequencer.pointee.allNotesOff(atOffset: offset)
         journal(c, JournalEntry(kind: .allNotesOff, frame: frame &+ Int64(offset), status: status, data1: data1))

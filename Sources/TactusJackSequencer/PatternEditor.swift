@@ -9,6 +9,8 @@ import TactusCore
 /// O(n) in the pattern's notes.
 public struct PatternEditor {
     public private(set) var pattern: Pattern
+    /// The lane `add` and `length` act on (version 2; pattern format "Version 2").
+    public private(set) var currentLane = 0
 
     public init(pattern: Pattern) { self.pattern = pattern }
 
@@ -32,7 +34,13 @@ public struct PatternEditor {
         add START DUR KEY VEL [CH]    add a note (beats as 1, 3.5 or 1/3; KEY as 60 or C4, F#2, Bb3)
         remove N                      remove note N (as numbered by show)
         remove START KEY [CH]         remove the notes at START on KEY (channel 1 by default)
-        length L                      the loop length, in beats
+        length L                      the loop length (version 2: the current lane's), in beats
+        lane NAME length L [OPTIONS]  add a lane (version 2), or redefine lane NAME; OPTIONS as in
+                                      pattern files: channel C, swing R G, follow ROOT [in C]
+        lane NAME                     make lane NAME the current one: add puts its notes there
+        lanes                         the lanes, with their note counts
+        seed S                        the seed of the prob= notes (version 2)
+        add ... prob=P                (version 2) a note that plays in a share P of its lane's passes
         clear                         remove every note
         load FILE                     replace the pattern with a pattern file
         save FILE                     write the pattern to a file (FILE.mid: a Standard MIDI File)
@@ -64,6 +72,9 @@ public struct PatternEditor {
         case "add": return add(args)
         case "remove", "rm": return remove(args)
         case "length": return length(args)
+        case "lane": return lane(args)
+        case "lanes": return .answer(lanesText())
+        case "seed": return seed(args)
         case "clear":
             let n = pattern.notes.count
             pattern.notes.removeAll()
@@ -83,6 +94,7 @@ public struct PatternEditor {
     }
 
     public func show() -> String {
+        if pattern.version == 2 { return showVersion2() }
         var out = "length \(PatternWriter.beatText(pattern.length))  (\(PatternEditor.counted(pattern.notes.count, "note")))"
         for (i, n) in pattern.notes.enumerated() {
             var line = "\(i + 1): note \(PatternWriter.beatText(n.start)) \(PatternWriter.beatText(n.duration)) \(n.key) \(n.velocity)"
@@ -95,6 +107,7 @@ public struct PatternEditor {
     }
 
     private mutating func add(_ args: [String]) -> Outcome {
+        if pattern.version == 2 { return addVersion2(args) }
         guard args.count == 4 || args.count == 5 else { return .error("add: takes START DURATION KEY VELOCITY [CHANNEL]") }
         guard pattern.notes.count < Pattern.maximumNoteCount else { return .error("add: the pattern already has 65536 notes") }
         // The parser checks the note, with the pattern's own length.
@@ -131,6 +144,16 @@ public struct PatternEditor {
 
     private mutating func length(_ args: [String]) -> Outcome {
         guard args.count == 1 else { return .error("length: takes one beat value") }
+        if pattern.version == 2 {
+            // The current lane's length, checked by the parser with the lane's notes.
+            let lane = pattern.laneList[currentLane]
+            guard let value = PatternEditor.beats(args[0]) ?? (args[0] == "1000000" ? BeatRational(1_000_000) : nil), value > .zero else {
+                return .error("length: takes one beat value greater than 0")
+            }
+            var candidate = pattern
+            candidate.laneList[currentLane].length = value
+            return adopt(candidate, command: "length", message: "lane \(String(decoding: lane.name, as: UTF8.self)): length \(PatternWriter.beatText(value))")
+        }
         let text = "tactus-pattern 1\nlength \(args[0])\n"
         let newLength: BeatRational
         do { newLength = try PatternParser.parse(text).length } catch { return .error("length: \(error.reasonText)") }
@@ -166,9 +189,10 @@ public struct PatternEditor {
         }
         do {
             pattern = try PatternParser.parse(bytes: bytes)
+            currentLane = 0
             return .changed("loaded \(path): \(PatternEditor.counted(pattern.notes.count, "note"))")
         } catch {
-            return .error("load: \(path):\(error.line): \(error.reasonText); the pattern is unchanged")
+            return .error("load: \(path):\(error.location): \(error.reasonText); the pattern is unchanged")
         }
     }
 
@@ -185,6 +209,116 @@ public struct PatternEditor {
         } catch {
             return .error("save: \(error.description); nothing was written")
         }
+    }
+
+    // MARK: - Version 2: lanes
+
+    /// Makes `candidate` the pattern if its text parses (so every rule and
+    /// limit of the format is checked the one way); else says why.
+    private mutating func adopt(_ candidate: Pattern, command: String, message: String) -> Outcome {
+        do {
+            pattern = try PatternParser.parse(PatternWriter.text(for: candidate))
+            return .changed(message)
+        } catch {
+            return .error("\(command): \(error.reasonText)")
+        }
+    }
+
+    /// A version-1 pattern as version 2: one lane `main` of its length.
+    private var asVersion2: Pattern {
+        if pattern.version == 2 { return pattern }
+        var notes = pattern.notes
+        for i in notes.indices { notes[i].lane = 0 }
+        return Pattern(lanes: [PatternLane(name: PatternLane.mainName, length: pattern.length)], notes: notes, seed: 0, commonCycle: pattern.length)
+    }
+
+    private mutating func lane(_ args: [String]) -> Outcome {
+        guard let name = args.first else { return .error("lane: takes NAME [length L [channel C] [swing R G] [follow ROOT [in C]]]") }
+        let base = asVersion2
+        let existing = base.laneList.firstIndex { $0.name == Array(name.utf8) }
+        if args.count == 1 {
+            guard let existing, pattern.version == 2 else { return .error("lane: there is no lane '\(name)' (see lanes); to add one: lane \(name) length L") }
+            currentLane = existing
+            return .answer("lane \(name): \(PatternEditor.counted(pattern.notes.filter { $0.lane == existing }.count, "note"))")
+        }
+        // The lane line is read by the parser, with its own messages.
+        let lane: PatternLane
+        do {
+            lane = try PatternParser.parse("tactus-pattern 2\nlane \(args.joined(separator: " "))\n").laneList[0]
+        } catch {
+            return .error("lane: \(error.reasonText)")
+        }
+        var candidate = base
+        let index: Int
+        if let existing {
+            candidate.laneList[existing] = lane
+            index = existing
+        } else {
+            candidate.laneList.append(lane)
+            index = candidate.laneList.count - 1
+        }
+        let outcome = adopt(candidate, command: "lane", message: existing == nil ? "added lane \(name)" : "lane \(name) redefined")
+        if case .changed = outcome { currentLane = index }
+        return outcome
+    }
+
+    private mutating func seed(_ args: [String]) -> Outcome {
+        guard args.count == 1 else { return .error("seed: takes one integer 0-4294967295") }
+        do {
+            var candidate = asVersion2
+            candidate.seed = try PatternParser.parse("tactus-pattern 2\nseed \(args[0])\nlane a length 1\n").seed
+            return adopt(candidate, command: "seed", message: "seed \(candidate.seed)")
+        } catch {
+            return .error("seed: \(error.reasonText)")
+        }
+    }
+
+    private mutating func addVersion2(_ args: [String]) -> Outcome {
+        guard (4...6).contains(args.count) else { return .error("add: takes START DURATION KEY VELOCITY [CHANNEL] [prob=P]") }
+        guard pattern.notes.count < Pattern.maximumNoteCount else { return .error("add: the pattern already has 65536 notes") }
+        let lane = pattern.laneList[currentLane]
+        // The parser checks the note against the current lane's length and channel.
+        let text = "tactus-pattern 2\nlane x length \(PatternWriter.beatText(lane.length)) channel \(lane.channel)\nnote \(args.joined(separator: " "))\n"
+        do {
+            var note = try PatternParser.parse(text).notes[0]
+            note.lane = currentLane
+            var candidate = pattern
+            candidate.notes.append(note)
+            let name = String(decoding: lane.name, as: UTF8.self)
+            return adopt(candidate, command: "add", message: "added a note to lane \(name)")
+        } catch {
+            return .error("add: \(error.reasonText)")
+        }
+    }
+
+    private func lanesText() -> String {
+        let p = asVersion2
+        var lines: [String] = []
+        for (i, lane) in p.laneList.enumerated() {
+            let mark = i == currentLane ? "* " : "  "
+            lines.append("\(mark)\(String(decoding: lane.name, as: UTF8.self)): length \(PatternWriter.beatText(lane.length)), \(PatternEditor.counted(p.notes.filter { $0.lane == i }.count, "note"))")
+        }
+        lines.append("common cycle \(PatternWriter.beatText(p.length)) beats")
+        return lines.joined(separator: "\n")
+    }
+
+    private func showVersion2() -> String {
+        var out = "tactus-pattern 2  (\(PatternEditor.counted(pattern.notes.count, "note")) in \(PatternEditor.counted(pattern.laneList.count, "lane")), common cycle \(PatternWriter.beatText(pattern.length)))"
+        if pattern.seed != 0 { out += "\nseed \(pattern.seed)" }
+        // Lane lines and numbered notes, as the writer spells them (the lines stay pattern text).
+        let text = PatternWriter.text(for: pattern).split(separator: "\n").dropFirst()
+        var number = 0
+        for line in text where !line.hasPrefix("seed ") {
+            if line.hasPrefix("note ") {
+                number += 1
+                let note = pattern.notes[number - 1]
+                let body = "\(number): \(line)"
+                out += "\n" + body + String(repeating: " ", count: max(2, 28 - body.count)) + "# " + NoteName.name(note.key)
+            } else {
+                out += "\n" + line
+            }
+        }
+        return out
     }
 
     /// A beat value as the pattern format writes it (`3`, `3.5`, `7/3`).

@@ -7,6 +7,9 @@ struct AudioSide: ~Copyable {
     var controlPort: UnsafePointer<LV2_Atom_Sequence>? = nil
     var midiPort: UnsafeMutablePointer<LV2_Atom_Sequence>? = nil
     var notifyPort: UnsafeMutablePointer<LV2_Atom_Sequence>? = nil
+    /// `mute1` ... `mute8` (timing contract §7.6), each a control port (a float).
+    var mutePorts: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?,
+        UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?) = (nil, nil, nil, nil, nil, nil, nil, nil)
     /// The engine: renderer, pattern hand-over, what the notify port owes.
     var sequencer: Sequencer
     /// A worker request being assembled (header + payload): copied by the host's schedule_work.

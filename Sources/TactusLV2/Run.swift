@@ -16,6 +16,7 @@ extension Plugin {
         // for room and note-ons are dropped (reading (g)); only an unconnected port plays to nowhere.
         let room = a.pointee.midiPort == nil ? a.pointee.sequencer.eventStorageCapacity : midiOut.room(forBodiesOf: 3)
         a.pointee.sequencer.beginBlock(frameCount: frameCount, eventCapacity: room)
+        a.pointee.sequencer.setPortMutes(mutePortBits())
 
         var input = AtomSequenceReader(a.pointee.controlPort, sequenceType: u.pointee.atomSequence)
         while let event = input.next() {
@@ -26,12 +27,19 @@ extension Plugin {
                         status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self))
                 {
                     a.pointee.sequencer.allNotesOff(atOffset: offset)
+                } else if event.atom.size >= 3,
+                    let follow = MIDIInput.followEvent(
+                        status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self),
+                        data2: event.atom.body.load(fromByteOffset: 2, as: UInt8.self))
+                {
+                    // §7.5: a key for the lanes that follow it (consumed, not passed on).
+                    a.pointee.sequencer.apply(follow, atOffset: offset)
                 }
             } else if var object = AtomObjectReader(event.atom, uris: u) {
                 if object.objectType == u.pointee.timePosition {
                     a.pointee.sequencer.apply(decodePosition(&object), atOffset: offset)
                 } else if object.objectType == u.pointee.patchSet {
-                    patchSet(&object)
+                    patchSet(&object, atOffset: offset)
                 } else if object.objectType == u.pointee.patchGet {
                     patchGet(&object)
                 }
@@ -83,7 +91,7 @@ extension Plugin {
 
     /// `patch:Set` of a pattern or a pattern file: handed to the worker (never parsed here).
     @_noLocks
-    func patchSet(_ object: inout AtomObjectReader) {
+    func patchSet(_ object: inout AtomObjectReader, atOffset offset: Int) {
         let u = uris.pointee
         var property: LV2_URID? = nil
         var value: AtomView? = nil
@@ -98,6 +106,17 @@ extension Plugin {
                 return
             }
             requestWork(kind: WorkRequest.patternText, payload: value.textBytes())
+        } else if property == u.laneMutes {
+            // §7.6: lane mutes act at the message's frame (no worker: nothing to parse).
+            // An atom:Long (or atom:Int) whose bit i mutes lane i.
+            var bits: UInt64? = nil
+            if let value, value.type == u.atomLong, value.size >= 8 { bits = UInt64(bitPattern: value.body.loadUnaligned(as: Int64.self)) }
+            if let value, value.type == u.atomInt, value.size >= 4 { bits = UInt64(UInt32(bitPattern: value.body.loadUnaligned(as: Int32.self))) }
+            guard let bits else {
+                reportError("lane mutes rejected: urn:tactus:laneMutes takes an atom:Long (bit i mutes lane i)")
+                return
+            }
+            audio.pointee.sequencer.apply(.laneMutes(bits), atOffset: offset)
         } else if property == u.patternFile {
             guard let value, value.type == u.atomPath || value.type == u.atomString, value.textBytes().count > 0 else {
                 reportError("pattern file rejected: urn:tactus:patternFile takes an atom:Path to a file")
@@ -105,6 +124,22 @@ extension Plugin {
             }
             requestWork(kind: WorkRequest.patternFile, payload: value.textBytes())
         }
+    }
+
+    /// The mute control ports as lane bits (§7.6): a port at or above 0.5 mutes its lane.
+    @_noLocks
+    func mutePortBits() -> UInt64 {
+        var bits: UInt64 = 0
+        withUnsafeBytes(of: audio.pointee.mutePorts) { ports in
+            for i in 0..<Int(TACTUS_PORT_MUTE_COUNT) {
+                if let port = ports.load(fromByteOffset: i * MemoryLayout<UnsafePointer<Float>?>.stride, as: UnsafePointer<Float>?.self),
+                    port.pointee >= 0.5
+                {
+                    bits |= 1 << UInt64(i)
+                }
+            }
+        }
+        return bits
     }
 
     /// `patch:Get`: the answer is prepared off this thread (the snapshot's own text)

@@ -11,7 +11,7 @@ struct URIDTable {
     let timeBeatsPerBar, timeBeatsPerMinute, timeBeatUnit: LV2_URID
     let patchSet, patchGet, patchProperty, patchValue, patchSubject: LV2_URID
     let stateChanged: LV2_URID
-    let pattern, patternFile, error, droppedNoteOns: LV2_URID
+    let pattern, patternFile, error, droppedNoteOns, laneMutes: LV2_URID
     let logError, logWarning, logNote: LV2_URID
 
     init(_ map: UnsafePointer<LV2_URID_Map>) {
@@ -48,6 +48,7 @@ struct URIDTable {
         patternFile = m(tactus_uri_patternFile)
         error = m(tactus_uri_error)
         droppedNoteOns = m(tactus_uri_droppedNoteOns)
+        laneMutes = m(tactus_uri_laneMutes)
         logError = m(tactus_uri_log_Error)
         logWarning = m(tactus_uri_log_Warning)
         logNote = m(tactus_uri_log_Note)

@@ -46,6 +46,8 @@ public struct OfflineRender {
         case midi([UInt8])
         /// A new pattern installed at this block start.
         case installed(Pattern)
+        /// `patch:Set` of the lane mutes (§7.6).
+        case laneMutes(UInt64)
         /// A block of this many frames starts here.
         case blockStart(Int)
     }
@@ -109,9 +111,14 @@ public struct OfflineRender {
                     observer?(start + Int64(input.offset), .midi(bytes))
                     if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
                         sequencer.allNotesOff(atOffset: input.offset)
+                    } else if bytes.count >= 3, let follow = MIDIInput.followEvent(status: bytes[0], data1: bytes[1], data2: bytes[2]) {
+                        sequencer.apply(follow, atOffset: input.offset)
                     }
                 case .pattern(let path), .patternFile(let path):
                     edits.append((start + Int64(input.offset), path))
+                case .laneMutes(let bits):
+                    observer?(start + Int64(input.offset), .laneMutes(bits))
+                    sequencer.apply(.laneMutes(bits), atOffset: input.offset)
                 case .get:
                     break
                 }

@@ -24,7 +24,12 @@ struct CheckCommand: ParsableCommand {
         for path in patterns {
             switch PatternFile.load(path) {
             case .success(let (pattern, _)):
-                print("\(displayPath(path)): ok, \(counted(pattern.notes.count, "note")), loop length \(PatternWriter.beatText(pattern.length)) \(pattern.length == BeatRational(1) ? "beat" : "beats")")
+                if pattern.version == 2 {
+                    // Pattern format, "Error messages (version 2)": the lanes and their common cycle.
+                    print("\(displayPath(path)): ok, \(counted(pattern.notes.count, "note")) in \(counted(pattern.laneList.count, "lane")), common cycle \(PatternWriter.beatText(pattern.length)) \(pattern.length == BeatRational(1) ? "beat" : "beats")")
+                } else {
+                    print("\(displayPath(path)): ok, \(counted(pattern.notes.count, "note")), loop length \(PatternWriter.beatText(pattern.length)) \(pattern.length == BeatRational(1) ? "beat" : "beats")")
+                }
             case .failure(let error):
                 printError(error.description)
                 failed = true

@@ -65,7 +65,7 @@ struct PatternParserReasonTests {
     }
 
     @Test func headerWithAnotherVersionIsUnsupportedVersion() {
-        expectRejected("tactus-pattern 2\nlength 4\n", line: 1, .unsupportedVersion("2"))
+        expectRejected("tactus-pattern 3\nlength 4\n", line: 1, .unsupportedVersion("3"))
         expectRejected("\ntactus-pattern 1.0\nlength 4\n", line: 2, .unsupportedVersion("1.0"))
     }
 
@@ -284,6 +284,12 @@ struct PatternParserReasonTests {
             case .durationNotPositive: "durationNotPositive"
             case .tooManyNotes: "tooManyNotes"
             case .invalidUTF8: "invalidUTF8"
+            // Version 2: each is pinned with its line by PatternFormat2Tests.errorTable.
+            case .unknownStatementVersion2, .lengthInVersion2, .noteOutsideLane, .missingLane, .badLaneName, .duplicateLane,
+                .unknownLaneOption, .duplicateLaneOption, .swingRatioOutOfRange, .swingGridNotPositive, .duplicateSeed,
+                .probabilityOutOfRange, .needsVersion2, .startNotBeforeLaneLength, .tooManyLanes, .cycleTooLong,
+                .tooManyCycleNotes, .swingTooFine:
+                "version 2"
             }
         }
         // One small trigger per reason (the detailed tests above pin the lines).
@@ -467,7 +473,7 @@ struct PatternParserFormatTests {
         let dup = try #require(rejection("tactus-pattern 1\nlength 4\nlength 2\n"))
         #expect(dup.message == "line 3: length is given twice (first on line 2)")
         let header = try #require(rejection("length 4\n"))
-        #expect(header.message == "line 1: the first statement must be 'tactus-pattern 1'")
+        #expect(header.message == "line 1: the first statement must be 'tactus-pattern 1' or 'tactus-pattern 2'")
         // A pattern built in code has no line: just the reason.
         #expect(PatternError(line: 0, reason: .lengthNotPositive).message == "length must be greater than 0")
     }

@@ -174,3 +174,34 @@ import TactusJackSequencer
 extension PatternEditor.Outcome {
     var isAnswer: Bool { if case .answer = self { true } else { false } }
 }
+
+/// The prompt's lane commands (pattern format "Version 2"): a version-1 pattern
+/// becomes lane `main`; each edit is checked by the parser.
+@Suite struct PatternEditorLaneTests {
+    @Test func lanesSeedAndProbabilityAtThePrompt() throws {
+        var editor = PatternEditor(pattern: PatternEditorTests.start)
+        #expect(editor.run("lane hats length 3/2 channel 10 swing 2/3 1/4") == .changed("added lane hats"))
+        #expect(editor.pattern.version == 2)
+        #expect(editor.pattern.laneList.map { String(decoding: $0.name, as: UTF8.self) } == ["main", "hats"])
+        #expect(editor.run("add 1/4 1/8 42 60 prob=0.7") == .changed("added a note to lane hats"))
+        let hat = editor.pattern.notes.last!
+        #expect(hat.lane == 1 && hat.channel == 10 && hat.probability == BeatRational(numerator: 7, denominator: 10))
+        #expect(editor.run("seed 7") == .changed("seed 7"))
+        #expect(editor.pattern.seed == 7)
+        #expect(editor.pattern.length == BeatRational(12))  // lcm(4, 3/2)
+        #expect(editor.run("lanes") == .answer("  main: length 4, 3 notes\n* hats: length 1.5, 1 note\ncommon cycle 12 beats"))
+        #expect(editor.run("lane main") == .answer("lane main: 3 notes"))
+        #expect(editor.run("add 2 1 48 100") == .changed("added a note to lane main"))
+        #expect(editor.pattern.notes.filter { $0.lane == 0 }.count == 4)
+        #expect(editor.run("length 3") == .error("length: note start must be less than the lane length"))
+        #expect(editor.run("add 2 1 48 100 prob=0") == .error("add: probability must be greater than 0 and at most 1"))
+        #expect(editor.run("lane x length 1 swing 1 1/4") == .error("lane: swing ratio must be greater than 0 and less than 1"))
+        #expect(editor.run("lane nope") == .error("lane: there is no lane 'nope' (see lanes); to add one: lane nope length L"))
+        #expect(editor.run("lane bass length 7 follow C2") == .changed("added lane bass"))
+        #expect(editor.pattern.laneList[2].followRoot == 36)
+        let shown = editor.show()
+        #expect(shown.hasPrefix("tactus-pattern 2  (5 notes in 3 lanes, common cycle 84)"))
+        // Beat values as the writer spells them (pattern format, "What the writer produces").
+        #expect(shown.contains("lane hats length 1.5 channel 10 swing 2/3 0.25\n5: note 0.25 0.125 42 60 prob=0.7  # F#2"))
+    }
+}

@@ -24,6 +24,8 @@ struct RealtimeSafetyTests {
             "tempo 133.7", "locate 17.25", "pattern a.pattern", "tempo 90", "stop", "play", "all-notes-off", "get",
             "pattern-file b.pattern", "loop 4 6", "loop off", "locate 3.001", "tempo 174", "pattern b.pattern", "get pattern",
             "position barBeat=2.5:d", "cc 120", "pattern bad.pattern", "pattern-file missing.pattern", "get error",
+            // Version 2 (timing contract §7): lanes, swing, chance, a followed key, CC 121.
+            "pattern c.pattern", "midi 90 43 64", "locate 1.5", "midi 91 30 40", "midi b0 79 00", "midi 80 43 00",
         ]
         while frame < 6_600_000 {
             frame += 20_011
@@ -36,6 +38,20 @@ struct RealtimeSafetyTests {
             "a.pattern": "tactus-pattern 1\nlength 1\nnote 0 1/8 60 100\nnote 1/3 1/3 64 90 2\n",
             "b.pattern": "tactus-pattern 1\nlength 7/3\nnote 0 2 48 100\nnote 1/7 1/4 67 80\nnote 2 1/100000 72 60\n",
             "bad.pattern": "tactus-pattern 1\nlength 2\nnote 3 1 60 100\n",
+            "c.pattern": """
+                tactus-pattern 2
+                seed 3
+                lane kick length 4
+                note 0 1/4 36 110 10
+                note 5/2 1/4 36 90 10 prob=1/2
+                lane hats length 3/2 swing 2/3 1/4
+                note 0 1/8 42 80 10
+                note 1/4 1/8 42 60 10 prob=0.7
+                lane bass length 7 follow 48
+                note 0 1/2 36 100
+                note 3/2 1/4 43 90
+
+                """,
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = try PluginProcess.run(

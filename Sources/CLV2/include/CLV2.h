@@ -35,12 +35,16 @@
 #define TACTUS_PORT_CONTROL 0u
 #define TACTUS_PORT_MIDI_OUT 1u
 #define TACTUS_PORT_NOTIFY 2u
-#define TACTUS_PORT_COUNT 3u
+/* Lane mutes (timing contract §7.6): control ports for the first eight lanes. */
+#define TACTUS_PORT_MUTE_FIRST 3u
+#define TACTUS_PORT_MUTE_COUNT 8u
+#define TACTUS_PORT_COUNT 11u
 
 extern const char *const tactus_uri_pattern;
 extern const char *const tactus_uri_patternFile;
 extern const char *const tactus_uri_error;
 extern const char *const tactus_uri_droppedNoteOns;
+extern const char *const tactus_uri_laneMutes;
 
 extern const char *const tactus_uri_atom_Blank;
 extern const char *const tactus_uri_atom_Object;

@@ -107,6 +107,19 @@ public struct Sequencer: ~Copyable {
         renderer.allNotesOff(atOffset: offset, output: &output)
     }
 
+    /// Renders up to `offset`, then applies a version-2 input there: a
+    /// key-follow note-on or CC 121 (§7.5), or the lane-mutes parameter (§7.6).
+    @_noLocks
+    public mutating func apply(_ event: InputEvent, atOffset offset: Int) {
+        renderer.apply(TimedInputEvent(offset: offset, event: event), output: &output)
+    }
+
+    /// §7.6: the mute control ports' bits for this block (call after `beginBlock`).
+    @_noLocks
+    public mutating func setPortMutes(_ bits: UInt64) {
+        renderer.setPortMutes(bits)
+    }
+
     /// Renders the rest of the block; its events are then in `events`.
     @_noLocks
     public mutating func endBlock() {

@@ -14,6 +14,24 @@ public struct ScheduledNote: Sendable, BitwiseCopyable {
     /// `(channel - 1) * 128 + key`: one of the 2048 note slots of the tracker.
     public var slot: UInt16
     public var velocity: UInt8
+    /// Index of its lane (text order; 0 in version 1).
+    public var lane: UInt8
+    /// Which pass of its lane within one cycle of the snapshot's loop.
+    public var passInCycle: Int64
+    /// Passes its lane makes in one cycle (pass `k` of the cycle is lane pass `k × this + passInCycle`).
+    public var passesPerCycle: Int64
+    /// §7.4: plays when the pass's hash is at most this (`UInt64.max`: always).
+    public var chanceLimit: UInt64
+    /// §7.4: the hash of everything but the pass.
+    public var chanceKey: UInt64
+}
+
+/// What the renderer needs of a lane: its key-follow settings (§7.5).
+public struct ScheduledLane: Sendable, BitwiseCopyable {
+    /// The written root, or -1 when the lane does not follow.
+    public var followRoot: Int16
+    /// The input channel 1-16 listened to, 0 for any.
+    public var followChannel: UInt8
 }
 
 /// The storage behind a `PatternSnapshot`.
@@ -23,6 +41,10 @@ struct SnapshotStorage {
     var lengthDenominator: Int64
     var lengthBeats: Double
     var notes: UnsafeMutablePointer<ScheduledNote>
+    var laneCount: Int
+    var lanes: UnsafeMutablePointer<ScheduledLane>
+    /// Whether any note has a chance below 1 or any lane follows (cheap tests skip the rest).
+    var hasChoices: Bool
     /// Each note's end, exact, in the order of `notes` (read only by the
     /// same-frame merge across loop passes, so kept apart from the hot array).
     var exactEnds: UnsafeMutablePointer<ExactBeatSum>
@@ -55,15 +77,20 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     /// `source` names where it came from (a file path), if anywhere.
     /// The pattern must be valid (`Pattern.validationError() == nil`).
     public static func make(_ pattern: Pattern, text: [UInt8]? = nil, source: [UInt8]? = nil, tag: UInt64 = 0) -> PatternSnapshot {
-        let n = pattern.notes.count
-        let order = pattern.notes.indices.sorted { a, b in
-            let sa = pattern.notes[a].start
-            let sb = pattern.notes[b].start
-            return sa != sb ? sa < sb : a < b
+        // Version 2: one loop of the lanes' common cycle (contract §7.1, LaneCycle).
+        var problem: LaneCycle.Problem?
+        let cycleNotes = LaneCycle.expand(pattern, problem: &problem)
+        precondition(problem == nil, "PatternSnapshot.make needs a valid pattern")
+        let n = cycleNotes.count
+        // By start, then by the written note's line (§5 rule 5; copies of one note never share a start).
+        let order = cycleNotes.indices.sorted { a, b in
+            let sa = cycleNotes[a].start
+            let sb = cycleNotes[b].start
+            return sa != sb ? sa < sb : cycleNotes[a].writtenIndex < cycleNotes[b].writtenIndex
         }
-        let ends = pattern.notes.map { ExactBeatSum($0.start, $0.duration) }
+        let ends = cycleNotes.map { ExactBeatSum($0.start, $0.duration) }
         // Exact ranks of the ends: the merge rule of §5 compares them.
-        let byEnd = pattern.notes.indices.sorted { ends[$0] < ends[$1] }
+        let byEnd = cycleNotes.indices.sorted { ends[$0] < ends[$1] }
         var rank = [Int32](repeating: 0, count: n)
         var r: Int32 = 0
         for (i, index) in byEnd.enumerated() {
@@ -73,15 +100,25 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         let notes = UnsafeMutablePointer<ScheduledNote>.allocate(capacity: max(n, 1))
         let exactEnds = UnsafeMutablePointer<ExactBeatSum>.allocate(capacity: max(n, 1))
         var groupFirst = 0
+        var hasChoices = false
         for (i, index) in order.enumerated() {
-            let note = pattern.notes[index]
-            if i > 0 && pattern.notes[order[i - 1]].start != note.start { groupFirst = i }
+            let note = cycleNotes[index]
+            if i > 0 && cycleNotes[order[i - 1]].start != note.start { groupFirst = i }
             let start = note.start.position
+            if note.chanceLimit != UInt64.max { hasChoices = true }
             notes[i] = ScheduledNote(
                 start: start, end: ends[index].position, endRank: rank[index],
                 groupFirst: Int32(groupFirst), groupNext: Int32(n),
-                slot: UInt16(note.channel - 1) * 128 + UInt16(note.key), velocity: note.velocity)
+                slot: UInt16(note.channel - 1) * 128 + UInt16(note.key), velocity: note.velocity,
+                lane: UInt8(note.lane), passInCycle: note.passInCycle, passesPerCycle: note.passesPerCycle,
+                chanceLimit: note.chanceLimit, chanceKey: note.chanceKey)
             (exactEnds + i).initialize(to: ends[index])
+        }
+        let laneList = pattern.lanes
+        let lanes = UnsafeMutablePointer<ScheduledLane>.allocate(capacity: laneList.count)
+        for (i, lane) in laneList.enumerated() {
+            if lane.followRoot != nil { hasChoices = true }
+            lanes[i] = ScheduledLane(followRoot: lane.followRoot.map { Int16($0) } ?? -1, followChannel: lane.followChannel)
         }
         var next = n
         for i in stride(from: n - 1, through: 0, by: -1) {
@@ -99,7 +136,7 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         storage.initialize(to: SnapshotStorage(
             noteCount: n, lengthNumerator: pattern.length.numerator,
             lengthDenominator: pattern.length.denominator, lengthBeats: pattern.length.approximateValue,
-            notes: notes, exactEnds: exactEnds, text: textStorage, textCount: bytes.count, source: sourceStorage,
+            notes: notes, laneCount: laneList.count, lanes: lanes, hasChoices: hasChoices, exactEnds: exactEnds, text: textStorage, textCount: bytes.count, source: sourceStorage,
             sourceCount: source?.count ?? -1, tag: tag))
         return PatternSnapshot(storage: storage)
     }
@@ -107,6 +144,7 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     /// Frees the snapshot. Never on the audio thread; never twice.
     public func destroy() {
         storage.pointee.notes.deallocate()
+        storage.pointee.lanes.deallocate()
         storage.pointee.exactEnds.deallocate()
         storage.pointee.text.deallocate()
         storage.pointee.source.deallocate()
@@ -118,7 +156,21 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         @_noLocks get { storage.pointee.noteCount }
     }
 
-    /// The loop length, exact.
+    /// Number of lanes (1 for a version-1 pattern).
+    public var laneCount: Int {
+        @_noLocks get { storage.pointee.laneCount }
+    }
+
+    /// Lane `index`'s key-follow settings.
+    @_noLocks @inline(__always)
+    public func lane(_ index: Int) -> ScheduledLane { storage.pointee.lanes[index] }
+
+    /// Whether some note has a chance below 1 or some lane follows the key.
+    public var hasChoices: Bool {
+        @_noLocks get { storage.pointee.hasChoices }
+    }
+
+    /// The loop length, exact (version 2: the lanes' common cycle).
     public var length: BeatRational {
         BeatRational(numerator: storage.pointee.lengthNumerator, denominator: storage.pointee.lengthDenominator)!
     }

@@ -1,4 +1,4 @@
-/// Writes a `Pattern` in the text format, version 1.
+/// Writes a `Pattern` in the text format, version 1 (or 2 when it has lanes).
 ///
 /// The output parses back to an equal pattern (same length, same notes in
 /// the same order, same exact values). Beat values are written as integers,
@@ -7,6 +7,7 @@
 /// off the audio thread.
 public enum PatternWriter {
     public static func text(for pattern: Pattern) -> String {
+        if pattern.version == 2 { return version2Text(for: pattern) }
         var out = "tactus-pattern 1\n"
         out += "length \(beatText(pattern.length))\n"
         if !pattern.notes.isEmpty {
@@ -16,6 +17,31 @@ public enum PatternWriter {
             out += "note \(beatText(note.start)) \(beatText(note.duration)) \(note.key) \(note.velocity)"
             if note.channel != 1 { out += " \(note.channel)" }
             out += "\n"
+        }
+        return out
+    }
+
+    /// Version 2: `seed` when not 0, then each lane line followed by its notes
+    /// (text order within the lane); a note's channel is left out when it is
+    /// the lane's, `prob=` when it is 1.
+    static func version2Text(for pattern: Pattern) -> String {
+        var out = "tactus-pattern 2\n"
+        if pattern.seed != 0 { out += "seed \(pattern.seed)\n" }
+        for (index, lane) in pattern.laneList.enumerated() {
+            out += "lane \(String(decoding: lane.name, as: UTF8.self)) length \(beatText(lane.length))"
+            if lane.channel != 1 { out += " channel \(lane.channel)" }
+            if let r = lane.swingRatio { out += " swing \(beatText(r)) \(beatText(lane.swingGrid))" }
+            if let root = lane.followRoot {
+                out += " follow \(root)"
+                if lane.followChannel != 0 { out += " in \(lane.followChannel)" }
+            }
+            out += "\n"
+            for note in pattern.notes where note.lane == index {
+                out += "note \(beatText(note.start)) \(beatText(note.duration)) \(note.key) \(note.velocity)"
+                if note.channel != lane.channel { out += " \(note.channel)" }
+                if note.probability != BeatRational(1) { out += " prob=\(beatText(note.probability))" }
+                out += "\n"
+            }
         }
         return out
     }

@@ -27,6 +27,12 @@ public struct BlockRenderer: ~Copyable {
 
     /// The next onset not yet played (while rolling with a pattern).
     private var cursor: OnsetCursor?
+    /// §7.6: lanes muted by the `urn:tactus:laneMutes` parameter (bit i: lane i).
+    public private(set) var parameterMutes: UInt64 = 0
+    /// §7.6: lanes muted by the mute control ports.
+    public private(set) var portMutes: UInt64 = 0
+    /// §7.5: each lane's key-follow transpose in semitones (0 until a key arrives).
+    private let laneTranspose: UnsafeMutablePointer<Int16>
     /// Absolute frame where the current block starts.
     public private(set) var blockStartFrame: Int64 = 0
     /// Frames in the current block.
@@ -57,11 +63,14 @@ public struct BlockRenderer: ~Copyable {
         clock = TransportClock(sampleRate: sampleRate)
         staging = .allocate(capacity: BlockRenderer.stagingCapacity)
         stagingSlots = .allocate(capacity: BlockRenderer.stagingCapacity)
+        laneTranspose = .allocate(capacity: Pattern.maximumLaneCount)
+        laneTranspose.initialize(repeating: 0, count: Pattern.maximumLaneCount)
     }
 
     deinit {
         staging.deallocate()
         stagingSlots.deallocate()
+        laneTranspose.deallocate()
     }
 
     // MARK: - Block protocol
@@ -126,8 +135,55 @@ public struct BlockRenderer: ~Copyable {
         switch event.event {
         case .position(let update): apply(update, atOffset: event.offset, output: &output)
         case .allNotesOff: allNotesOff(atOffset: event.offset, output: &output)
+        case .followKey(let channel, let key): followKey(channel: channel, key: key, atOffset: event.offset, output: &output)
+        case .resetFollow(let channel): resetFollow(channel: channel, atOffset: event.offset, output: &output)
+        case .laneMutes(let bits): setParameterMutes(bits, atOffset: event.offset, output: &output)
         }
     }
+
+    /// §7.5: renders up to `offset`, then transposes every lane that follows
+    /// input channel `channel` (1-16) by `key - root`. O(lanes), at most 64.
+    @_noLocks
+    public mutating func followKey(channel: UInt8, key: UInt8, atOffset offset: Int, output: inout MIDIEventBuffer) {
+        renderUntil(absoluteFrame(offset), output: &output)
+        guard let p = pattern else { return }
+        for i in 0..<p.laneCount {
+            let lane = p.lane(i)
+            if lane.followRoot >= 0 && (lane.followChannel == 0 || lane.followChannel == channel) {
+                laneTranspose[i] = Int16(key) - lane.followRoot
+            }
+        }
+    }
+
+    /// §7.5: renders up to `offset`, then clears the latched key of every lane
+    /// that follows input channel `channel` (control change 121).
+    @_noLocks
+    public mutating func resetFollow(channel: UInt8, atOffset offset: Int, output: inout MIDIEventBuffer) {
+        renderUntil(absoluteFrame(offset), output: &output)
+        guard let p = pattern else { return }
+        for i in 0..<p.laneCount {
+            let lane = p.lane(i)
+            if lane.followRoot >= 0 && (lane.followChannel == 0 || lane.followChannel == channel) { laneTranspose[i] = 0 }
+        }
+    }
+
+    /// §7.6: renders up to `offset`, then mutes the lanes whose bits are set
+    /// (the `urn:tactus:laneMutes` parameter). Sounding notes keep their note-offs.
+    @_noLocks
+    public mutating func setParameterMutes(_ bits: UInt64, atOffset offset: Int, output: inout MIDIEventBuffer) {
+        renderUntil(absoluteFrame(offset), output: &output)
+        parameterMutes = bits
+    }
+
+    /// §7.6: the mute control ports' bits, read at a block start (call it
+    /// right after `beginBlock`).
+    @_noLocks
+    public mutating func setPortMutes(_ bits: UInt64) {
+        portMutes = bits
+    }
+
+    /// §7.5: the current transpose of lane `index`, for tests and display.
+    public func transpose(ofLane index: Int) -> Int { Int(laneTranspose[index]) }
 
     /// Renders the rest of the block. The block's events are then in `output`.
     @_noLocks
@@ -144,6 +200,8 @@ public struct BlockRenderer: ~Copyable {
         let old = pattern
         pattern = snapshot
         cursor = nil
+        // §7.5: a new pattern clears the latched keys.
+        laneTranspose.update(repeating: 0, count: Pattern.maximumLaneCount)
         quietUntil = Int64.min
         if clock.isRolling { seek(.atOrAfterFrame(renderedFrame)) }
         return old
@@ -157,6 +215,7 @@ public struct BlockRenderer: ~Copyable {
         tracker.cutAll()
         clock.reset()
         cursor = nil
+        laneTranspose.update(repeating: 0, count: Pattern.maximumLaneCount)
         quietUntil = Int64.min
     }
 
@@ -270,10 +329,26 @@ public struct BlockRenderer: ~Copyable {
     private mutating func playOnset(at frame: Int64, output: inout MIDIEventBuffer) {
         guard var c = cursor, let p = pattern else { return }
         let note = p.note(c.index)
-        let slot = Int(note.slot)
+        var slot = Int(note.slot)
         let offBeat = c.loopStart + note.end
         defer {
             cursor = c.advance(in: p) ? c : nil
+        }
+        if p.hasChoices || (parameterMutes | portMutes) != 0 {
+            // §7.6 mutes, §7.4 chance, §7.5 transpose: a note that does not
+            // play in this pass is as if absent (no retrigger, no merge).
+            let lane = Int(note.lane)
+            if (parameterMutes | portMutes) & (1 << UInt64(lane)) != 0 { return }
+            if note.chanceLimit != UInt64.max {
+                let pass = c.loop &* note.passesPerCycle &+ note.passInCycle
+                if !NoteChance.plays(chanceKey: note.chanceKey, limit: note.chanceLimit, pass: pass) { return }
+            }
+            let t = Int(laneTranspose[lane])
+            if t != 0 {
+                let key = (slot & 127) + t
+                if key < 0 || key > 127 { return }
+                slot += t
+            }
         }
         if tracker.isSounding(slot) {
             let sounding = tracker.note(slot)

@@ -5,6 +5,12 @@ public enum InputEvent: Sendable, BitwiseCopyable, Equatable {
     case position(PositionUpdate)
     /// MIDI CC 123 (all notes off) or CC 120 (all sound off) on any channel.
     case allNotesOff
+    /// §7.5: a note-on on input channel `channel` (1-16): lanes that follow it transpose to `key`.
+    case followKey(channel: UInt8, key: UInt8)
+    /// §7.5: control change 121 on input channel `channel` (1-16): lanes that follow it forget the key.
+    case resetFollow(channel: UInt8)
+    /// §7.6: the `urn:tactus:laneMutes` parameter (bit i mutes lane i).
+    case laneMutes(UInt64)
 }
 
 /// An input event with its frame offset into the block.
@@ -39,5 +45,15 @@ public enum MIDIInput {
     @_noLocks
     public static func isAllNotesOff(status: UInt8, data1: UInt8) -> Bool {
         status & 0xF0 == 0xB0 && (data1 == 123 || data1 == 120)
+    }
+
+    /// The key-follow input a MIDI message is (§7.5), if any: a note-on with
+    /// velocity > 0, or control change 121. Channels counted from 1.
+    @_noLocks
+    public static func followEvent(status: UInt8, data1: UInt8, data2: UInt8) -> InputEvent? {
+        let channel = (status & 0x0F) + 1
+        if status & 0xF0 == 0x90 && data2 > 0 && data1 < 128 { return .followKey(channel: channel, key: data1) }
+        if status & 0xF0 == 0xB0 && data1 == 121 { return .resetFollow(channel: channel) }
+        return nil
     }
 }

@@ -7,7 +7,7 @@
 ///
 /// Value type, `BitwiseCopyable`: it crosses to the audio thread by copy.
 public struct PositionUpdate: Sendable, BitwiseCopyable, Equatable {
-    /// `time:frame`: the host's transport frame (used only when no beat key is present).
+    /// `time:frame`: the host's transport frame (the beat when no beat key is present; for a floor report, §1 rule 1, what makes its beat exact).
     public var frame: Double?
     /// `time:speed`: 1 is normal play, 0 stopped.
     public var speed: Double?

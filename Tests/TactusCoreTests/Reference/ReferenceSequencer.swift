@@ -36,6 +36,11 @@ struct ReferenceSequencer {
 
     var pattern: Pattern
     var sortedNotes: [(note: PatternNote, line: Int)] = []
+    /// §7.4: each note's rank among the earlier notes of its lane with its start, key and channel.
+    var ranks: [Int] = []
+    /// §7.5: each lane's transpose; §7.6: muted lanes.
+    var transpose: [Int] = []
+    var muted: Set<Int> = []
 
     struct Sounding {
         /// nil: cut, due at once.
@@ -60,6 +65,79 @@ struct ReferenceSequencer {
         pattern = p
         sortedNotes = p.notes.enumerated().map { ($0.element, $0.offset) }
             .sorted { $0.note.start != $1.note.start ? $0.note.start < $1.note.start : $0.line < $1.line }
+        ranks = p.notes.indices.map { i in
+            p.notes[..<i].filter { $0.lane == p.notes[i].lane && $0.start == p.notes[i].start && $0.key == p.notes[i].key && $0.channel == p.notes[i].channel }.count
+        }
+        transpose = Array(repeating: 0, count: p.lanes.count)  // §7.5: a new pattern clears the latch
+    }
+
+    // MARK: §7, from the contract's text
+
+    /// §7.2: the swing warp of phase `x` in a pass of `lane`.
+    static func warp(_ x: Q, _ lane: PatternLane) -> Q {
+        guard let ratio = lane.swingRatio else { return x }
+        let r = Q(ratio)
+        let g = Q(lane.swingGrid)
+        let two = Q(Int64(2))
+        let n = (x / (two * g)).floor
+        let pairStart = two * g * Q(n)
+        if pairStart + two * g > Q(lane.length) { return x }  // a partial pair stays straight
+        let y = x - pairStart
+        if y < g { return pairStart + two * r * y }
+        return pairStart + two * g * r + two * (Q(Int64(1)) - r) * (y - g)
+    }
+
+    /// §7.1: `E(e) = m L + W(e - m L)`, `m = floor(e / L)`.
+    static func warpedEnd(_ e: Q, _ lane: PatternLane) -> Q {
+        let length = Q(lane.length)
+        let m = Q((e / length).floor)
+        return m * length + warp(e - m * length, lane)
+    }
+
+    /// §7.4, written out again here from the contract: SplitMix64's finaliser, the chain, FNV-1a.
+    static func chancePlays(seed: UInt32, laneName: [UInt8], note: PatternNote, rank: Int, pass: BigInt) -> Bool {
+        func mix(_ v: UInt64) -> UInt64 {
+            var x = v
+            x ^= x >> 30; x = x &* 0xbf58476d1ce4e5b9
+            x ^= x >> 27; x = x &* 0x94d049bb133111eb
+            x ^= x >> 31
+            return x
+        }
+        func step(_ h: UInt64, _ v: UInt64) -> UInt64 { mix((h ^ v) &+ 0x9e3779b97f4a7c15) }
+        var name: UInt64 = 0xcbf29ce484222325
+        for b in laneName { name = (name ^ UInt64(b)) &* 0x100000001b3 }
+        var h = step(0, UInt64(seed))
+        h = step(h, name)
+        h = step(h, UInt64(bitPattern: note.start.numerator))
+        h = step(h, UInt64(bitPattern: note.start.denominator))
+        h = step(h, UInt64(note.key) + 256 * UInt64(note.channel))
+        h = step(h, UInt64(rank))
+        h = step(h, UInt64(bitPattern: Int64(pass)))
+        // h < P × 2^64, exactly.
+        return Q(BigInt(h)) < Q(note.probability) * Q(BigInt(1) << 64)
+    }
+
+    /// §7.5: a note-on on input channel `channel` transposes the lanes that follow it.
+    mutating func followKey(channel: Int, key: Int, at f: Int64) {
+        advance(to: f)
+        coverage["follow key", default: 0] += 1
+        for (i, lane) in pattern.lanes.enumerated() {
+            if let root = lane.followRoot, lane.followChannel == 0 || Int(lane.followChannel) == channel { transpose[i] = key - Int(root) }
+        }
+    }
+
+    /// §7.5: control change 121 clears the latch of the lanes that follow its channel.
+    mutating func resetFollow(channel: Int, at f: Int64) {
+        advance(to: f)
+        for (i, lane) in pattern.lanes.enumerated() where lane.followRoot != nil && (lane.followChannel == 0 || Int(lane.followChannel) == channel) {
+            transpose[i] = 0
+        }
+    }
+
+    /// §7.6.
+    mutating func setMutes(_ lanes: Set<Int>, at f: Int64) {
+        advance(to: f)
+        muted = lanes
     }
 
     /// Frames per beat, `60 R / (s T)`.
@@ -209,25 +287,34 @@ struct ReferenceSequencer {
         var frame: Int64
         var note: PatternNote
         var offBeat: Q
+        var line: Int
+        var pass: BigInt
     }
 
-    /// The onsets still to play whose frame is before `end`, in beat order.
+    /// The onsets still to play whose frame is before `end`, in beat order
+    /// (then line order): every lane's passes from beat 0, swung (§7.1, §7.2).
     func pendingOnsets(before end: Int64) -> [Onset] {
         guard rolling, !sortedNotes.isEmpty else { return [] }
-        let length = Q(pattern.length)
         var result: [Onset] = []
-        var k = (theta / length).floor
-        while true {
-            for (note, _) in sortedNotes {
-                let b = Q(k) * length + Q(note.start)
-                if b <= theta { continue }
-                let raw = frame(of: b)
-                if raw >= end { return result }
-                let f = max(raw, now)
-                result.append(Onset(beat: b, frame: f, note: note, offBeat: b + Q(note.duration)))
+        for (laneIndex, lane) in pattern.lanes.enumerated() {
+            let notes = sortedNotes.filter { $0.note.lane == laneIndex }
+            guard !notes.isEmpty else { continue }
+            let length = Q(lane.length)
+            var k = (theta / length).floor
+            laneLoop: while true {
+                for (note, line) in notes {
+                    let b = Q(k) * length + ReferenceSequencer.warp(Q(note.start), lane)
+                    if b <= theta { continue }
+                    let raw = frame(of: b)
+                    if raw >= end { break laneLoop }
+                    let f = max(raw, now)
+                    let off = Q(k) * length + ReferenceSequencer.warpedEnd(Q(note.start) + Q(note.duration), lane)
+                    result.append(Onset(beat: b, frame: f, note: note, offBeat: off, line: line, pass: k))
+                }
+                k += 1
             }
-            k += 1
         }
+        return result.sorted { $0.beat != $1.beat ? $0.beat < $1.beat : $0.line < $1.line }
     }
 
     func offFrame(_ s: Sounding) -> Int64 {
@@ -259,7 +346,20 @@ struct ReferenceSequencer {
             var order: [Int] = []
             while let o = onsets.first, o.frame == f {
                 onsets = onsets.dropFirst()
-                let slot = Int(o.note.channel - 1) * 128 + Int(o.note.key)
+                // §7.6, §7.4, §7.5: a muted lane, a lost chance or a key out of range: as if absent.
+                if muted.contains(o.note.lane) { coverage["muted", default: 0] += 1; continue }
+                if o.note.probability != BeatRational(1) {
+                    let lane = pattern.lanes[o.note.lane]
+                    if !ReferenceSequencer.chancePlays(seed: pattern.seed, laneName: lane.name, note: o.note, rank: ranks[o.line], pass: o.pass) {
+                        coverage["chance: skipped", default: 0] += 1
+                        continue
+                    }
+                    coverage["chance: played", default: 0] += 1
+                }
+                let key = Int(o.note.key) + transpose[o.note.lane]
+                if transpose[o.note.lane] != 0 { coverage["transposed", default: 0] += 1 }
+                if key < 0 || key > 127 { coverage["transposed out of range", default: 0] += 1; continue }
+                let slot = Int(o.note.channel - 1) * 128 + key
                 if o.frame > frame(of: o.beat) { coverage["late onset played at the update", default: 0] += 1 }
                 if let c = chosen[slot] {
                     coverage["same-frame merge", default: 0] += 1

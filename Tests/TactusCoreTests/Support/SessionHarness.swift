@@ -36,6 +36,8 @@ enum SessionHarness {
                 blockList.append((frame, size))
             case .installed(let p):
                 reference?.install(p, at: frame)
+            case .laneMutes(let bits):
+                reference?.setMutes(Set((0..<64).filter { bits & (1 << UInt64($0)) != 0 }), at: frame)
             case .position(let u):
                 let wasRolling = reference?.rolling ?? false
                 reference?.update(u, at: frame)
@@ -43,6 +45,11 @@ enum SessionHarness {
             case .midi(let bytes):
                 if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
                     reference?.allNotesOff(at: frame)
+                } else if bytes.count >= 3 {
+                    // §7.5, read from the bytes as the contract says (not through MIDIInput).
+                    let channel = Int(bytes[0] & 0x0F) + 1
+                    if bytes[0] & 0xF0 == 0x90 && bytes[2] > 0 { reference?.followKey(channel: channel, key: Int(bytes[1]), at: frame) }
+                    if bytes[0] & 0xF0 == 0xB0 && bytes[1] == 121 { reference?.resetFollow(channel: channel, at: frame) }
                 }
             }
         }

@@ -1,0 +1,78 @@
+import Testing
+import TactusCore
+import TactusOffline
+import TactusTestSupport
+
+/// Block-partition invariance for version-2 patterns (timing contract §6 and
+/// §7): random lanes of different lengths, swing, `prob=` notes and key-follow
+/// input give the same log for any block sizes. The inputs are position
+/// reports of the partition-independent kind (see PartitionInvarianceTests)
+/// and MIDI note-ons, note-offs and CC 121 at random frames.
+@Suite("Block-partition invariance, version 2")
+struct LanePartitionTests {
+    static func pattern(_ gen: inout RandomSession) -> String { gen.lanePattern() }
+
+    static func withFollowInput(_ script: String, _ gen: inout RandomSession, frames: Int64) -> String {
+        gen.withFollowInput(script, frames: frames)
+    }
+
+    @Test("random version-2 sessions rendered with random block sizes give the log of 256-frame blocks")
+    func randomLaneSessions() throws {
+        var blocksRendered = 0
+        var seed: UInt64 = 70_001
+        var sessions = 0
+        while blocksRendered < DifferentialTests.blockBudget / 2 || sessions < 30 {
+            var gen = RandomSession(seed: seed)
+            let pattern = LanePartitionTests.pattern(&gen)
+            let frames = Int64(gen.int(20_000...1_000_000))
+            let script = LanePartitionTests.withFollowInput(gen.script(frames: frames, partitionIndependent: true), &gen, frames: frames)
+            let fixed = try SessionHarness.run(pattern: pattern, script: script, blocks: .fixed(256), withReference: false)
+            let plan = BlockPlan.random(minimum: 1, maximum: gen.pick([16, 300, 8192]), seed: seed)
+            let random = try SessionHarness.run(pattern: pattern, script: script, blocks: plan, withReference: false)
+            if let difference = firstDifference(random.core, fixed.core, names: ("random blocks", "256-frame blocks")) {
+                Issue.record("seed \(seed), blocks \(plan): \(difference)\n--- pattern\n\(pattern)--- script\n\(script)")
+                return
+            }
+            for result in [fixed, random] {
+                let problems = invariantViolations(result, endsStopped: true)
+                if !problems.isEmpty {
+                    Issue.record("seed \(seed): \(problems)\n--- pattern\n\(pattern)--- script\n\(script)")
+                    return
+                }
+            }
+            blocksRendered += random.report.blocks + fixed.report.blocks
+            seed += 1
+            sessions += 1
+        }
+        print("lane partition: \(sessions) sessions, \(blocksRendered) blocks, identical logs")
+    }
+
+    @Test("random version-2 sessions: the core emits exactly what the reference model (taught §7 from its text) emits")
+    func lanesMatchTheReference() throws {
+        var blocksRendered = 0
+        var sessions = 0
+        var coverage: [String: Int] = [:]
+        var seed: UInt64 = 90_001
+        while blocksRendered < DifferentialTests.blockBudget / 2 || sessions < 40 {
+            var gen = RandomSession(seed: seed)
+            let pattern = LanePartitionTests.pattern(&gen)
+            let frames = Int64(gen.int(20_000...400_000))
+            let script = LanePartitionTests.withFollowInput(gen.script(frames: frames), &gen, frames: frames)
+            let plan = BlockPlan.random(minimum: 1, maximum: gen.pick([64, 512, 4096, 8192]), seed: seed)
+            let result = try SessionHarness.run(pattern: pattern, script: script, blocks: plan, withReference: true)
+            if let difference = firstDifference(canonical(result.core), canonical(result.reference!)) {
+                Issue.record("seed \(seed), blocks \(plan): \(difference)\n--- pattern\n\(pattern)--- script\n\(script)")
+                return
+            }
+            coverage.merge(result.coverage, uniquingKeysWith: +)
+            blocksRendered += result.report.blocks
+            seed += 1
+            sessions += 1
+        }
+        print("lane differential: \(sessions) sessions, \(blocksRendered) blocks; coverage: \(coverage.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+        // Every §7 rule the scripts can reach came into play.
+        for rule in ["chance: skipped", "chance: played", "follow key", "transposed", "muted", "same-frame merge", "retrigger", "jump"] {
+            #expect((coverage[rule] ?? 0) > 0, "rule never exercised: \(rule)")
+        }
+    }
+}
