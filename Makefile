@@ -50,7 +50,7 @@ deps-demo:
 	@scripts/install-deps $(DEMO_PACKAGES)
 
 # The Swift runtime and Foundation linked in: the tactus that make install
-# copies runs without the toolchain (libc, libjack and libedit stay shared).
+# copies runs without the toolchain (libc, libjack, libedit, liblilv, libfluidsynth and libsndfile stay shared).
 # (make test's own builds link them dynamically; make install rebuilds this.)
 cli: deps
 	$(SWIFT) build -c $(CONFIG) --product tactus --static-swift-stdlib

@@ -54,6 +54,14 @@ extension AtomBody {
         ])
     }
 
+    /// A `patch:Set` object body with an `atom:Long` value (`urn:tactus:laneMutes`).
+    public static func patchSetLong(property: LV2_URID, value: Int64, uris: HostURIs) -> [UInt8] {
+        object(otype: uris.patchSet, properties: [
+            AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid(property)),
+            AtomProperty(key: uris.patchValue, type: uris.atomLong, body: withUnsafeBytes(of: value) { Array($0) }),
+        ])
+    }
+
     /// A `patch:Get` object body, of one property or (nil) of all.
     public static func patchGet(property: LV2_URID?, uris: HostURIs) -> [UInt8] {
         object(otype: uris.patchGet, properties: property.map { [AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid($0))] } ?? [])

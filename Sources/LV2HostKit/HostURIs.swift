@@ -23,7 +23,8 @@ public struct HostURIs: Sendable {
     public let timeBeatsPerBar, timeBeatsPerMinute, timeBeatUnit: LV2_URID
     public let patchSet, patchGet, patchProperty, patchValue: LV2_URID
     public let stateChanged: LV2_URID
-    public let pattern, patternFile, error, droppedNoteOns: LV2_URID
+    public let pattern, patternFile, error, droppedNoteOns, laneMutes: LV2_URID
+    private let timeByName: [String: LV2_URID]
 
     public init(_ map: URIDMap) {
         func id(_ uri: UnsafePointer<CChar>) -> LV2_URID { map.id(String(cString: uri)) }
@@ -58,22 +59,19 @@ public struct HostURIs: Sendable {
         patternFile = id(tactus_uri_patternFile)
         error = id(tactus_uri_error)
         droppedNoteOns = id(tactus_uri_droppedNoteOns)
+        laneMutes = id(tactus_uri_laneMutes)
+        var byName: [String: LV2_URID] = [:]
+        for uri in [tactus_uri_time_frame, tactus_uri_time_speed, tactus_uri_time_bar, tactus_uri_time_barBeat, tactus_uri_time_beat,
+                    tactus_uri_time_beatUnit, tactus_uri_time_beatsPerBar, tactus_uri_time_beatsPerMinute] {
+            let text = String(cString: uri!)
+            if let hash = text.lastIndex(of: "#") { byName[String(text[text.index(after: hash)...])] = map.id(text) }
+        }
+        timeByName = byName
     }
 
     /// The URID of a `time:Position` key by its LV2 name (`frame`, `barBeat`,
-    /// ...: a transport script's `PositionKey`), or nil for another name.
-    public func time(_ name: String) -> LV2_URID? {
-        switch name {
-        case "frame": timeFrame
-        case "speed": timeSpeed
-        case "bar": timeBar
-        case "barBeat": timeBarBeat
-        case "beat": timeBeat
-        case "beatUnit": timeBeatUnit
-        case "beatsPerBar": timeBeatsPerBar
-        case "beatsPerMinute": timeBeatsPerMinute
-        default: nil
-        }
-    }
+    /// ...: a transport script's `PositionKey`), or nil for another name. The
+    /// names come from CLV2's URIs (what follows the `#`), not from a list here.
+    public func time(_ name: String) -> LV2_URID? { timeByName[name] }
 
 }

@@ -105,6 +105,8 @@ public enum PluginChainSchedule {
                 case .pattern(let path), .patternFile(let path):
                     control.append(frames: frames, type: uris.atomObject, body: AtomBody.patchSet(
                         property: uris.patternFile, valueType: uris.atomPath, text: Array(absolute(resolve(path)).utf8), uris: uris))
+                case .laneMutes(let bits):
+                    control.append(frames: frames, type: uris.atomObject, body: AtomBody.patchSetLong(property: uris.laneMutes, value: Int64(bitPattern: bits), uris: uris))
                 case .get:
                     break
                 }

@@ -192,7 +192,7 @@ public struct PatternEditor {
             currentLane = 0
             return .changed("loaded \(path): \(PatternEditor.counted(pattern.notes.count, "note"))")
         } catch {
-            return .error("load: \(path):\(error.line): \(error.reasonText); the pattern is unchanged")
+            return .error("load: \(path):\(error.location): \(error.reasonText); the pattern is unchanged")
         }
     }
 

@@ -62,7 +62,7 @@ public enum SequencerSession {
             case .failure(let reason): throw SequencerError(description: "\(PatternEditor.displayPath(file)): cannot read it: \(reason)")
             }
             do { editor = PatternEditor(pattern: try PatternParser.parse(bytes: firstText)) } catch {
-                throw SequencerError(description: "\(PatternEditor.displayPath(file)):\(error.line): \(error.reasonText)")
+                throw SequencerError(description: "\(PatternEditor.displayPath(file)):\(error.location): \(error.reasonText)")
             }
         } else {
             firstText = DefaultPattern.bytes

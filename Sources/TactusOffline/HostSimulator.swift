@@ -10,6 +10,8 @@ public enum ScriptInput: Equatable, Sendable {
     case patternFile(String)
     /// A `patch:Get` (of one property, or all).
     case get(String?)
+    /// `patch:Set` of `urn:tactus:laneMutes` (§7.6).
+    case laneMutes(UInt64)
 }
 
 public struct TimedScriptInput: Equatable, Sendable {
@@ -194,6 +196,7 @@ public struct HostSimulator: Sendable {
                 case .pattern(let path): frameInputs.append(.pattern(path))
                 case .patternFile(let path): frameInputs.append(.patternFile(path))
                 case .get(let property): frameInputs.append(.get(property))
+                case .laneMutes(let bits): frameInputs.append(.laneMutes(bits))
                 }
                 if action.changesTransport { updateIndex = frameInputs.count }
             }

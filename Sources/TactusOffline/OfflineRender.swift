@@ -46,6 +46,8 @@ public struct OfflineRender {
         case midi([UInt8])
         /// A new pattern installed at this block start.
         case installed(Pattern)
+        /// `patch:Set` of the lane mutes (§7.6).
+        case laneMutes(UInt64)
         /// A block of this many frames starts here.
         case blockStart(Int)
     }
@@ -114,6 +116,9 @@ public struct OfflineRender {
                     }
                 case .pattern(let path), .patternFile(let path):
                     edits.append((start + Int64(input.offset), path))
+                case .laneMutes(let bits):
+                    observer?(start + Int64(input.offset), .laneMutes(bits))
+                    sequencer.apply(.laneMutes(bits), atOffset: input.offset)
                 case .get:
                     break
                 }

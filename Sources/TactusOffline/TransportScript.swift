@@ -55,12 +55,14 @@ public struct TransportScript: Sendable {
         case patternFile(String)
         /// A `patch:Get` of a property (`pattern`, `patternFile`, `error`, `droppedNoteOns`), or of all (nil).
         case get(String?)
+        /// `patch:Set` of `urn:tactus:laneMutes` (timing contract §7.6): bit i mutes lane i.
+        case laneMutes(UInt64)
 
         /// Whether the action changes the simulated host's transport.
         public var changesTransport: Bool {
             switch self {
             case .tempo, .meter, .speed, .locate, .loop, .loopOff: return true
-            case .midi, .position, .pattern, .patternFile, .get: return false
+            case .midi, .position, .pattern, .patternFile, .get, .laneMutes: return false
             }
         }
     }
@@ -222,6 +224,14 @@ extension TransportScript {
                 case "pattern-file":
                     guard args.count == 1 else { throw fail("'pattern-file' takes one file path") }
                     action = .patternFile(args[0])
+                case "mute":
+                    // `mute 0 2` mutes the first and third lanes; `mute` alone unmutes every lane.
+                    var bits: UInt64 = 0
+                    for a in args {
+                        guard let i = Int(a), (0..<64).contains(i) else { throw fail("'mute' takes lane indices 0-63 (none: unmute every lane)") }
+                        bits |= 1 << UInt64(i)
+                    }
+                    action = .laneMutes(bits)
                 case "get":
                     guard args.count <= 1, args.allSatisfy({ ["pattern", "patternFile", "error", "droppedNoteOns"].contains($0) }) else {
                         throw fail("'get' takes nothing, or one of pattern, patternFile, error, droppedNoteOns")

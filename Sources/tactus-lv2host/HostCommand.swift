@@ -96,6 +96,9 @@ struct HostCommand: ParsableCommand {
                     let file = URL(fileURLWithPath: resolve(path)).standardizedFileURL.path
                     host.control.append(frames: frames, type: objectType, body: AtomBody.patchSet(
                         property: u.patternFile, valueType: u.atomPath, text: Array(file.utf8), uris: u))
+                case .laneMutes(let bits):
+                    host.control.append(frames: frames, type: objectType, body: AtomBody.patchSetLong(
+                        property: u.laneMutes, value: Int64(bitPattern: bits), uris: u))
                 case .get(let property):
                     host.control.append(frames: frames, type: objectType, body: AtomBody.patchGet(property: property.map { host.map.id("urn:tactus:" + $0) }, uris: u))
                 }

@@ -69,8 +69,8 @@ struct BounceCommand: ParsableCommand {
     @Flag(name: .long, help: "No chorus (FluidSynth).")
     var noChorus = false
 
-    @Option(name: .long, help: "FluidSynth's synth.cpu-cores (extra rendering threads; default 1).")
-    var cpuCores: Int = 1
+    @Option(name: .long, help: "FluidSynth's synth.cpu-cores (voice rendering threads; default: the cores left per batch thread, 2 for one file here).")
+    var cpuCores: Int?
 
     @Option(name: .long, help: "Worker threads for a batch (default 2: the machine's two cores).")
     var jobs: Int = 2
@@ -100,7 +100,7 @@ struct BounceCommand: ParsableCommand {
         if transport != nil && bars != nil { throw ValidationError("give --transport or --bars N --bpm T, not both") }
         guard ["wav", "flac"].contains(format.lowercased()) else { throw ValidationError("--format must be wav or flac") }
         guard tailCap >= 0, tailCap.isFinite else { throw ValidationError("--tail-cap must be 0 or more seconds") }
-        guard (1...8).contains(cpuCores) else { throw ValidationError("--cpu-cores must be 1-8") }
+        if let cpuCores, !(1...8).contains(cpuCores) { throw ValidationError("--cpu-cores must be 1-8") }
         guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be 1-16") }
     }
 
@@ -121,8 +121,10 @@ struct BounceCommand: ParsableCommand {
         // Instruments are made here, on one thread, before any rendering: a bad
         // SoundFont or URI fails at once, and each worker loads it once per batch.
         var instruments: [BounceInstrument] = []
+        // FluidSynth's own threads take the cores the batch threads leave.
+        let cores = cpuCores ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
         for _ in 0..<workers {
-            switch Result(catching: { () throws(BounceError) in try makeInstrument() }) {
+            switch Result(catching: { () throws(BounceError) in try makeInstrument(cpuCores: cores) }) {
             case .success(let i): instruments.append(i)
             case .failure(let e): throw CommandFailure(e.description)
             }
@@ -243,7 +245,7 @@ struct BounceCommand: ParsableCommand {
         return .file
     }
 
-    func makeInstrument() throws(BounceError) -> BounceInstrument {
+    func makeInstrument(cpuCores: Int) throws(BounceError) -> BounceInstrument {
         if let lv2 {
             let settings = set.map { s -> (key: String, value: String) in
                 let parts = s.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -258,7 +260,7 @@ struct BounceCommand: ParsableCommand {
         options.cpuCores = cpuCores
         let path = sf2 ?? Self.defaultSoundFont
         if sf2 == nil && !FileManager.default.fileExists(atPath: path) {
-            throw BounceError("no --sf2 given and the default SoundFont \(path) is not installed (apt-get install timgm6mb-soundfont, or make deps-bounce)")
+            throw BounceError("no --sf2 given and the default SoundFont \(path) is not installed (make deps installs it: apt-get install timgm6mb-soundfont), or give --sf2 FILE")
         }
         return try FluidSynthInstrument(soundFont: path, sampleRate: rate, options: options)
     }

@@ -17,7 +17,7 @@ enum PatternFile {
         do {
             return .success((try PatternParser.parse(bytes: bytes), bytes))
         } catch {
-            let location = error.line > 0 ? "\(displayPath(path)):\(error.line)" : displayPath(path)
+            let location = error.line > 0 ? "\(displayPath(path)):\(error.location)" : displayPath(path)
             return .failure(PatternLoadError("\(location): \(error.reasonText)"))
         }
     }

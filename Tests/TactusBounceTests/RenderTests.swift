@@ -160,3 +160,41 @@ import Testing
 extension BounceError: Equatable {
     public static func == (a: BounceError, b: BounceError) -> Bool { a.description == b.description }
 }
+
+/// Records, for each event it is sent, how many frames it had rendered before:
+/// the frame at which the event reached it.
+final class RecordingInstrument: BounceInstrument {
+    let sampleRate: Int
+    let maximumBlockLength = 700
+    private(set) var rendered: Int64 = 0
+    private(set) var received: [BounceEvent] = []
+    init(sampleRate: Int) { self.sampleRate = sampleRate }
+    func send(_ event: BounceEvent) {
+        var e = event
+        e.frame = rendered
+        received.append(e)
+    }
+    func render(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frameCount: Int) throws(BounceError) {
+        precondition(frameCount <= maximumBlockLength)
+        left.update(repeating: 0, count: frameCount)
+        right.update(repeating: 0, count: frameCount)
+        rendered += Int64(frameCount)
+    }
+    func reset() throws(BounceError) {}
+}
+
+@Suite struct DeliveryTests {
+    @Test("B4: every event of a MIDI file reaches the instrument when exactly its frame has been rendered, in schedule order")
+    func eventsArriveAtTheirFrames() throws {
+        let file = try MIDIFileReader().read(ScheduleTests.file())
+        for rate in [44100, 48000] {
+            let schedule = MIDIFileSchedule.make(file, sampleRate: rate)
+            let instrument = RecordingInstrument(sampleRate: rate)
+            let (_, result) = try RenderTests.render(schedule, instrument)
+            #expect(instrument.received == schedule.events, "rate \(rate)")
+            // B7: one quiet block is rendered after the end to find that the tail is silent; none of it is written.
+            #expect(instrument.rendered == schedule.endFrame + 700)
+            #expect(result.frames == schedule.endFrame && result.tailFrames == 0)
+        }
+    }
+}

@@ -10,48 +10,10 @@ import TactusTestSupport
 /// and MIDI note-ons, note-offs and CC 121 at random frames.
 @Suite("Block-partition invariance, version 2")
 struct LanePartitionTests {
-    /// A random version-2 pattern: 1-5 lanes, lengths whose common cycle stays small.
-    static func pattern(_ gen: inout RandomSession) -> String {
-        var text = "tactus-pattern 2\nseed \(gen.int(0...1000))\n"
-        for lane in 0..<gen.int(1...5) {
-            let length = gen.pick(["1", "2", "3/2", "4", "3/4", "5/4", "3"])
-            let lengthValue = beatLiteralValue(length)
-            text += "lane l\(lane) length \(length)"
-            if gen.chance(0.4) { text += " swing \(gen.pick(["2/3", "0.6", "1/3", "3/4"])) \(gen.pick(["1/4", "1/8", "1/2", "1/3"]))" }
-            if gen.chance(0.4) { text += " follow \(gen.int(40...70))" + (gen.chance(0.5) ? " in \(gen.int(1...2))" : "") }
-            if gen.chance(0.3) { text += " channel \(gen.int(1...3))" }
-            text += "\n"
-            let keys = gen.pick([[60], [60, 62], [36, 38, 42]])
-            for _ in 0..<gen.int(0...6) {
-                let start = gen.beatText(below: lengthValue)
-                let duration = gen.beatText(below: lengthValue * 2 + 0.5, allowZero: false)
-                let prob = gen.chance(0.4) ? " prob=\(gen.pick(["1/2", "0.7", "1/3", "1"]))" : ""
-                text += "note \(start) \(duration) \(gen.pick(keys)) \(gen.int(1...127))\(prob)\n"
-            }
-        }
-        return text
-    }
+    static func pattern(_ gen: inout RandomSession) -> String { gen.lanePattern() }
 
-    /// `script` with MIDI key-follow input at random frames merged in by frame.
     static func withFollowInput(_ script: String, _ gen: inout RandomSession, frames: Int64) -> String {
-        var lines = script.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        let header = lines.removeFirst()
-        let end = lines.removeLast()
-        for _ in 0..<gen.int(0...12) {
-            let frame = gen.int(0...Int(frames - 1))
-            let channel = gen.int(0...1)
-            let message = gen.pick([
-                "midi \(String(0x90 + channel, radix: 16)) \(String(gen.int(30...90), radix: 16)) 64",
-                "midi \(String(0x80 + channel, radix: 16)) 3c 00", "midi \(String(0xb0 + channel, radix: 16)) 79 00",
-            ])
-            lines.append("\(frame) \(message)")
-        }
-        func frameOf(_ line: String) -> Int64 { Int64(line.split(separator: " ").first.flatMap { Int64($0) } ?? -1) ?? -1 }
-        let ordered = lines.enumerated().sorted { a, b in
-            let fa = frameOf(a.element), fb = frameOf(b.element)
-            return fa != fb ? fa < fb : a.offset < b.offset
-        }.map(\.element)
-        return ([header] + ordered + [end]).joined(separator: "\n") + "\n"
+        gen.withFollowInput(script, frames: frames)
     }
 
     @Test("random version-2 sessions rendered with random block sizes give the log of 256-frame blocks")
@@ -109,7 +71,7 @@ struct LanePartitionTests {
         }
         print("lane differential: \(sessions) sessions, \(blocksRendered) blocks; coverage: \(coverage.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
         // Every §7 rule the scripts can reach came into play.
-        for rule in ["chance: skipped", "chance: played", "follow key", "transposed", "same-frame merge", "retrigger", "jump"] {
+        for rule in ["chance: skipped", "chance: played", "follow key", "transposed", "muted", "same-frame merge", "retrigger", "jump"] {
             #expect((coverage[rule] ?? 0) > 0, "rule never exercised: \(rule)")
         }
     }

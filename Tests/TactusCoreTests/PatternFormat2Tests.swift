@@ -272,3 +272,20 @@ struct LaneRuleTests {
         ])
     }
 }
+
+@Suite("Pattern errors name a column (pattern format, Error messages)")
+struct PatternErrorColumnTests {
+    @Test("the column of the wrong field, of the statement, or none for checks at the end")
+    func columns() {
+        func column(_ text: String) -> Int? {
+            do { _ = try PatternParser.parse(text); return nil } catch { return error.column }
+        }
+        #expect(column("tactus-pattern 2\nlane a length 4 swing 1 1/4\n") == 23)  // the ratio
+        #expect(column("tactus-pattern 2\nlane a length 4\nnote 0 1 60 100 prob=0\n") == 17)  // prob=0
+        #expect(column("tactus-pattern 2\nlane a length 4;  bogus 1\n") == 19)  // a statement after ';'
+        #expect(column("tactus-pattern 1\nlength 4\nnote 0 1 G#9 100\n") == 10)
+        #expect(column("\u{FEFF}tactus-pattern 3\n") == 16)  // a byte-order mark is not counted
+        #expect(column("tactus-pattern 1\nnote 0 1 60 100\n") == 0)  // no length: found at the end
+        #expect(column("tactus-pattern 2\nlane a length 7\nlane b length 1000000/999999\n") == 0)
+    }
+}

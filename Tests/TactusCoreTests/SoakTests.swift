@@ -54,6 +54,8 @@ struct SoakTests {
                 if wasRolling && !reference.rolling { checker.stop(at: frame) }
             case .midi(let bytes):
                 if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) { reference.allNotesOff(at: frame) }
+            case .laneMutes(let bits):
+                reference.setMutes(Set((0..<64).filter { bits & (1 << UInt64($0)) != 0 }), at: frame)
             case .blockStart:
                 break
             }

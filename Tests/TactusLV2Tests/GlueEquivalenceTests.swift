@@ -43,6 +43,29 @@ struct GlueEquivalenceTests {
         #expect(checked > 1000)
     }
 
+    @Test("version-2 sessions (lanes, swing, prob=, key-follow input): the plugin's log equals tactus render's")
+    func laneSessionsMatchTheCore() throws {
+        var checked = 0
+        for seed in UInt64(1)...20 {
+            var gen = RandomSession(seed: 80_000 + seed)
+            let pattern = gen.lanePattern()
+            let frames = Int64(gen.int(20_000...400_000))
+            let script = gen.withFollowInput(gen.script(frames: frames), frames: frames)
+            let blocks = gen.pick(["random:1-4096@\(seed)", "random:0-300@\(seed)", "64"])
+            let dir = try PluginProcess.folder(["pattern.pattern": pattern, "script.transport": script])
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let plugin = try PluginProcess.run(in: dir, blocks: blocks)
+            #expect(plugin.status == 0, "\(plugin.stderr)")
+            let core = try PluginProcess.expected(in: dir, blocks: blocks)
+            if let d = difference(plugin.midi, core, ("plugin", "core")) {
+                Issue.record("seed \(seed), blocks \(blocks): \(d)\n--- pattern\n\(pattern)--- script\n\(script)")
+                return
+            }
+            checked += core.count
+        }
+        #expect(checked > 500)
+    }
+
     @Test("positions with every numeric atom type, Object and Blank, mid-block, give the core's log")
     func numericTypesAndBlanks() throws {
         let script = """

@@ -156,3 +156,34 @@ struct DroppedCount: Equatable {
         value = message.value.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
     }
 }
+
+/// Timing contract §7.6 through the plugin's own ports: `mute1` ... `mute8`
+/// (indices 3-10) mute the first eight lanes, read at each block start.
+@Suite("Lane mute ports (plugin)")
+struct LaneMutePortTests {
+    @Test("mute2 at 1 silences the second lane from the next block; its sounding note still ends; at 0 it plays again")
+    func mutePortsMuteLanes() throws {
+        let plugin = InProcessPlugin.make()
+        let mutes = UnsafeMutablePointer<Float>.allocate(capacity: 8)
+        defer { mutes.deallocate() }
+        mutes.initialize(repeating: 0, count: 8)
+        for i in 0..<8 { plugin.descriptor.pointee.connect_port?(plugin.handle, UInt32(3 + i), mutes + i) }
+        // Two one-beat lanes: 60 for 1/4 beat, 62 for 1/2 beat. 120 bpm, 48 kHz: a beat is 24000 frames.
+        try plugin.block(1, [plugin.setPattern("tactus-pattern 2\nlane a length 1\nnote 0 1/4 60 100\nlane b length 1\nnote 0 1/2 62 90\n")])
+        let first = try plugin.block(4096, [plugin.position(at: 0)])
+        #expect(first.map(\.1) == [[0x90, 60, 100], [0x90, 62, 90]])
+        mutes[1] = 1  // mute2: lane b
+        var events: [(Int64, [UInt8])] = []
+        var start: Int64 = 4096
+        while start < 4096 + 24000 * 2 {
+            events += try plugin.block(4096).map { ($0.0 + start, $0.1) }
+            start += 4096
+        }
+        // Lane b's note from frame 1 still ends (at 12001); its next onsets (24001, 48001) do not play.
+        #expect(events.map(\.1) == [[0x80, 60, 0], [0x80, 62, 0], [0x90, 60, 100], [0x80, 60, 0], [0x90, 60, 100]])
+        mutes[1] = 0
+        var later: [[UInt8]] = []
+        for _ in 0..<6 { later += try plugin.block(4096).map(\.1) }
+        #expect(later.contains([0x90, 62, 90]))
+    }
+}

@@ -5,11 +5,21 @@
 public struct PatternError: Error, Sendable {
     /// 1-based line number; 0 when the problem is not on one line (a pattern built in code).
     public var line: Int
+    /// 1-based column, in bytes from the line's start, of the field (or the
+    /// statement) that is wrong; 0 when there is none (a missing statement, a
+    /// check made at the end). Errors compare by line and reason only.
+    public var column: Int
     public var reason: Reason
 
-    public init(line: Int, reason: Reason) {
+    public init(line: Int, column: Int = 0, reason: Reason) {
         self.line = line
+        self.column = column
         self.reason = reason
+    }
+
+    /// `LINE:COLUMN: reason` (or `LINE: reason`), as `tactus check` prints it after the file name.
+    public var location: String {
+        column > 0 ? "\(line):\(column)" : "\(line)"
     }
 
     /// Every way a pattern can be wrong.
@@ -155,6 +165,9 @@ public struct PatternError: Error, Sendable {
 // Comparing reasons compares their String payloads, which in Embedded Swift
 // would link Unicode normalization tables into the plugin; only tests need it.
 #if !hasFeature(Embedded)
-extension PatternError: Equatable {}
+extension PatternError: Equatable {
+    /// By line and reason: the column is a pointer for people, not part of what went wrong.
+    public static func == (a: PatternError, b: PatternError) -> Bool { a.line == b.line && a.reason == b.reason }
+}
 extension PatternError.Reason: Equatable {}
 #endif

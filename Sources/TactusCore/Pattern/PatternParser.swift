@@ -34,7 +34,7 @@ public enum PatternParser {
         var fields = FieldList()
 
         while reader.nextStatement(into: &fields) {
-            let line = reader.lineNumber
+            let line = reader.sourceLine(firstField: fields.field(0))
             if version == 0 {
                 guard fields.field(0, is: "tactus-pattern") else { throw PatternError(line: line, reason: .missingHeader) }
                 guard fields.count == 2 else {
@@ -45,7 +45,7 @@ public enum PatternParser {
                 } else if fields.field(1, is: "2") {
                     version = 2
                 } else {
-                    throw PatternError(line: line, reason: .unsupportedVersion(fields.quoted(1)))
+                    throw PatternError(line: line, field: fields.field(1), reason: .unsupportedVersion(fields.quoted(1)))
                 }
                 continue
             }
@@ -60,17 +60,17 @@ public enum PatternParser {
                 }
                 if length != nil { throw PatternError(line: line, reason: .duplicateLength(firstLine: lengthLine)) }
                 let value = try beatValue(fields.field(1), name: "length", line: line)
-                guard value > .zero else { throw PatternError(line: line, reason: .lengthNotPositive) }
+                guard value > .zero else { throw PatternError(line: line, field: fields.field(1), reason: .lengthNotPositive) }
                 length = value
-                lengthLine = line
+                lengthLine = line.number
             } else if fields.field(0, is: "note") {
                 var count = fields.count
                 var probability = BeatRational(1)
                 if count > 1, fields.field(count - 1, hasPrefix: "prob=") {
-                    guard version == 2 else { throw PatternError(line: line, reason: .needsVersion2("prob=")) }
+                    guard version == 2 else { throw PatternError(line: line, field: fields.field(count - 1), reason: .needsVersion2("prob=")) }
                     probability = try beatValue(fields.field(count - 1, droppingPrefix: 5), name: "probability", line: line)
                     guard probability > .zero, probability <= BeatRational(1) else {
-                        throw PatternError(line: line, reason: .probabilityOutOfRange)
+                        throw PatternError(line: line, field: fields.field(count - 1), reason: .probabilityOutOfRange)
                     }
                     count -= 1
                 }
@@ -82,7 +82,7 @@ public enum PatternParser {
                 guard notes.count < Pattern.maximumNoteCount else { throw PatternError(line: line, reason: .tooManyNotes) }
                 let start = try beatValue(fields.field(1), name: "start", line: line)
                 let duration = try beatValue(fields.field(2), name: "duration", line: line)
-                guard duration > .zero else { throw PatternError(line: line, reason: .durationNotPositive) }
+                guard duration > .zero else { throw PatternError(line: line, field: fields.field(2), reason: .durationNotPositive) }
                 let key = try key(fields.field(3), name: "key", line: line)
                 let velocity = try integer(fields.field(4), name: "velocity", range: 1...127, rangeText: "1-127", line: line)
                 var channel = Int64(lanes.last?.channel ?? 1)
@@ -90,13 +90,13 @@ public enum PatternParser {
                     channel = try integer(fields.field(5), name: "channel", range: 1...16, rangeText: "1-16", line: line)
                 }
                 if let lane = lanes.last, start >= lane.length {
-                    throw PatternError(line: line, reason: .startNotBeforeLaneLength)
+                    throw PatternError(line: line, field: fields.field(1), reason: .startNotBeforeLaneLength)
                 }
                 notes.append(
                     PatternNote(
                         start: start, duration: duration, key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel),
                         probability: probability, lane: max(lanes.count - 1, 0)))
-                noteLines.append(line)
+                noteLines.append(line.number)
             } else if fields.field(0, is: "seed") {
                 guard version == 2 else { throw PatternError(line: line, reason: .needsVersion2("seed")) }
                 guard fields.count == 2 else {
@@ -104,7 +104,7 @@ public enum PatternParser {
                 }
                 if seedLine > 0 { throw PatternError(line: line, reason: .duplicateSeed(firstLine: seedLine)) }
                 seed = UInt32(try integer(fields.field(1), name: "seed", range: 0...4_294_967_295, rangeText: "0-4294967295", line: line))
-                seedLine = line
+                seedLine = line.number
             } else if fields.field(0, is: "lane") {
                 guard version == 2 else { throw PatternError(line: line, reason: .needsVersion2("lane")) }
                 let lane = try laneStatement(fields, line: line)
@@ -113,7 +113,7 @@ public enum PatternParser {
                     throw PatternError(line: line, reason: .duplicateLane(name: QuotedText.quoted(lane.name), firstLine: laneLines[first]))
                 }
                 lanes.append(lane)
-                laneLines.append(line)
+                laneLines.append(line.number)
             } else {
                 throw PatternError(line: line, reason: version == 2 ? .unknownStatementVersion2(fields.quoted(0)) : .unknownStatement(fields.quoted(0)))
             }
@@ -139,7 +139,7 @@ public enum PatternParser {
     }
 
     /// `lane NAME length L [channel C] [swing R G] [follow ROOT [in C]]`.
-    static func laneStatement(_ fields: FieldList, line: Int) throws(PatternError) -> PatternLane {
+    static func laneStatement(_ fields: FieldList, line: SourceLine) throws(PatternError) -> PatternLane {
         guard fields.count >= 4, fields.field(2, is: "length") else {
             throw PatternError(
                 line: line,
@@ -150,10 +150,10 @@ public enum PatternParser {
         guard name.count <= 32, name.allSatisfy({ b in
             (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
         }) else {
-            throw PatternError(line: line, reason: .badLaneName(QuotedText.quoted(name)))
+            throw PatternError(line: line, field: fields.field(1), reason: .badLaneName(QuotedText.quoted(name)))
         }
         let length = try beatValue(fields.field(3), name: "length", line: line)
-        guard length > .zero else { throw PatternError(line: line, reason: .lengthNotPositive) }
+        guard length > .zero else { throw PatternError(line: line, field: fields.field(3), reason: .lengthNotPositive) }
         var lane = PatternLane(name: name, length: length)
         var seenChannel = false
         var seenSwing = false
@@ -167,24 +167,24 @@ public enum PatternParser {
         }
         while i < fields.count {
             if fields.field(i, is: "channel") {
-                if seenChannel { throw PatternError(line: line, reason: .duplicateLaneOption("channel")) }
+                if seenChannel { throw PatternError(line: line, field: fields.field(i), reason: .duplicateLaneOption("channel")) }
                 guard i + 1 < fields.count else { throw missing() }
                 lane.channel = UInt8(try integer(fields.field(i + 1), name: "channel", range: 1...16, rangeText: "1-16", line: line))
                 seenChannel = true
                 i += 2
             } else if fields.field(i, is: "swing") {
-                if seenSwing { throw PatternError(line: line, reason: .duplicateLaneOption("swing")) }
+                if seenSwing { throw PatternError(line: line, field: fields.field(i), reason: .duplicateLaneOption("swing")) }
                 guard i + 2 < fields.count else { throw missing() }
                 let ratio = try beatValue(fields.field(i + 1), name: "swing ratio", line: line)
-                guard ratio > .zero, ratio < BeatRational(1) else { throw PatternError(line: line, reason: .swingRatioOutOfRange) }
+                guard ratio > .zero, ratio < BeatRational(1) else { throw PatternError(line: line, field: fields.field(i + 1), reason: .swingRatioOutOfRange) }
                 let grid = try beatValue(fields.field(i + 2), name: "swing grid", line: line)
-                guard grid > .zero else { throw PatternError(line: line, reason: .swingGridNotPositive) }
+                guard grid > .zero else { throw PatternError(line: line, field: fields.field(i + 2), reason: .swingGridNotPositive) }
                 lane.swingRatio = ratio
                 lane.swingGrid = grid
                 seenSwing = true
                 i += 3
             } else if fields.field(i, is: "follow") {
-                if seenFollow { throw PatternError(line: line, reason: .duplicateLaneOption("follow")) }
+                if seenFollow { throw PatternError(line: line, field: fields.field(i), reason: .duplicateLaneOption("follow")) }
                 guard i + 1 < fields.count else { throw missing() }
                 lane.followRoot = UInt8(try key(fields.field(i + 1), name: "root", line: line))
                 i += 2
@@ -195,14 +195,14 @@ public enum PatternParser {
                 }
                 seenFollow = true
             } else {
-                throw PatternError(line: line, reason: .unknownLaneOption(fields.quoted(i)))
+                throw PatternError(line: line, field: fields.field(i), reason: .unknownLaneOption(fields.quoted(i)))
             }
         }
         return lane
     }
 
     /// A beat value: `7`, `3.5`, `1/3` (exact).
-    static func beatValue(_ field: UnsafeBufferPointer<UInt8>, name: String, line: Int) throws(PatternError) -> BeatRational {
+    static func beatValue(_ field: UnsafeBufferPointer<UInt8>, name: String, line: SourceLine) throws(PatternError) -> BeatRational {
         var digits = field[...]
         var negative = false
         if let first = digits.first, first == UInt8(ascii: "-") {
@@ -210,22 +210,22 @@ public enum PatternParser {
             digits = digits.dropFirst()
         }
         guard let parsed = BeatLiteral(digits) else {
-            throw PatternError(line: line, reason: .invalidNumber(field: name, text: QuotedText.quoted(Array(field))))
+            throw PatternError(line: line, field: field, reason: .invalidNumber(field: name, text: QuotedText.quoted(Array(field))))
         }
         switch parsed {
-        case .tooManyDecimals: throw PatternError(line: line, reason: .tooManyDecimalDigits(field: name))
-        case .partTooLarge: throw PatternError(line: line, reason: .fractionPartTooLarge(field: name))
-        case .zeroDenominator: throw PatternError(line: line, reason: .zeroDenominator(field: name))
-        case .tooLarge: throw PatternError(line: line, reason: negative ? .negativeBeat(field: name) : .beatValueTooLarge(field: name))
+        case .tooManyDecimals: throw PatternError(line: line, field: field, reason: .tooManyDecimalDigits(field: name))
+        case .partTooLarge: throw PatternError(line: line, field: field, reason: .fractionPartTooLarge(field: name))
+        case .zeroDenominator: throw PatternError(line: line, field: field, reason: .zeroDenominator(field: name))
+        case .tooLarge: throw PatternError(line: line, field: field, reason: negative ? .negativeBeat(field: name) : .beatValueTooLarge(field: name))
         case .value(let value):
-            if negative { throw PatternError(line: line, reason: .negativeBeat(field: name)) }
-            guard value <= PatternLimits.maximumBeatValue else { throw PatternError(line: line, reason: .beatValueTooLarge(field: name)) }
+            if negative { throw PatternError(line: line, field: field, reason: .negativeBeat(field: name)) }
+            guard value <= PatternLimits.maximumBeatValue else { throw PatternError(line: line, field: field, reason: .beatValueTooLarge(field: name)) }
             return value
         }
     }
 
     /// A key: a MIDI note number 0-127, or a note name (`C4`, `F#2`, `Bb3`, `C-1`).
-    static func key(_ field: UnsafeBufferPointer<UInt8>, name: String, line: Int) throws(PatternError) -> Int64 {
+    static func key(_ field: UnsafeBufferPointer<UInt8>, name: String, line: SourceLine) throws(PatternError) -> Int64 {
         // A field that starts with a letter is a note name; anything else
         // (`60`, `60.0`, `-1`, `+60`) is read as a number, with its errors.
         guard let first = field.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
@@ -233,13 +233,13 @@ public enum PatternParser {
         }
         switch NoteName.read(field) {
         case .key(let key): return Int64(key)
-        case .outOfRange: throw PatternError(line: line, reason: .noteNameOutOfRange(QuotedText.quoted(Array(field))))
-        case .notANoteName: throw PatternError(line: line, reason: .notAKey(QuotedText.quoted(Array(field))))
+        case .outOfRange: throw PatternError(line: line, field: field, reason: .noteNameOutOfRange(QuotedText.quoted(Array(field))))
+        case .notANoteName: throw PatternError(line: line, field: field, reason: .notAKey(QuotedText.quoted(Array(field))))
         }
     }
 
     /// A whole number within `range`.
-    static func integer(_ field: UnsafeBufferPointer<UInt8>, name: String, range: ClosedRange<Int64>, rangeText: String, line: Int) throws(PatternError) -> Int64 {
+    static func integer(_ field: UnsafeBufferPointer<UInt8>, name: String, range: ClosedRange<Int64>, rangeText: String, line: SourceLine) throws(PatternError) -> Int64 {
         let text = QuotedText.quoted(Array(field))
         var digits = field[...]
         var negative = false
@@ -248,7 +248,7 @@ public enum PatternParser {
             digits = digits.dropFirst()
         }
         guard !digits.isEmpty, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw PatternError(line: line, reason: .notAnInteger(field: name, text: text))
+            throw PatternError(line: line, field: field, reason: .notAnInteger(field: name, text: text))
         }
         var value: Int64 = 0
         for d in digits {
@@ -256,9 +256,35 @@ public enum PatternParser {
             if value > 10_000_000_000 { break }
         }
         guard !negative, range.contains(value) else {
-            throw PatternError(line: line, reason: .outOfRange(field: name, range: rangeText, found: text))
+            throw PatternError(line: line, field: field, reason: .outOfRange(field: name, range: rangeText, found: text))
         }
         return value
+    }
+}
+
+/// Where a statement is: its line, and where that line starts in the text,
+/// so that an error can name the column of the field that is wrong.
+struct SourceLine {
+    var number: Int
+    var lineStart: UnsafePointer<UInt8>?
+    var statementColumn: Int
+
+    /// The 1-based column of `field` (a slice of the text on this line).
+    func column(of field: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = field.baseAddress, let lineStart else { return statementColumn }
+        return base - lineStart + 1
+    }
+}
+
+extension PatternError {
+    /// An error about the statement as a whole: the column of its first field.
+    init(line: SourceLine, reason: Reason) {
+        self.init(line: line.number, column: line.statementColumn, reason: reason)
+    }
+
+    /// An error about one field.
+    init(line: SourceLine, field: UnsafeBufferPointer<UInt8>, reason: Reason) {
+        self.init(line: line.number, column: line.column(of: field), reason: reason)
     }
 }
 
@@ -322,6 +348,16 @@ struct StatementReader {
     private(set) var lineNumber = 0
     /// Where the current line ends (its LF, or the end of the text); -1 between lines.
     private var lineEnd = -1
+    /// Where the current line starts (after a byte-order mark on line 1).
+    private var lineStart = 0
+
+    /// The current line, for errors: its number, its start, and the column of `firstField`.
+    func sourceLine(firstField: UnsafeBufferPointer<UInt8>) -> SourceLine {
+        let start = bytes.baseAddress.map { $0 + lineStart }
+        var line = SourceLine(number: lineNumber, lineStart: start, statementColumn: 0)
+        line.statementColumn = line.column(of: firstField)
+        return line
+    }
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -335,6 +371,7 @@ struct StatementReader {
             if lineEnd < 0 {
                 guard position < bytes.count else { return false }
                 lineNumber += 1
+                lineStart = position
                 var end = position
                 while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
                 lineEnd = end

@@ -36,6 +36,8 @@ enum SessionHarness {
                 blockList.append((frame, size))
             case .installed(let p):
                 reference?.install(p, at: frame)
+            case .laneMutes(let bits):
+                reference?.setMutes(Set((0..<64).filter { bits & (1 << UInt64($0)) != 0 }), at: frame)
             case .position(let u):
                 let wasRolling = reference?.rolling ?? false
                 reference?.update(u, at: frame)
