@@ -10,7 +10,8 @@ import TactusJack
 struct JournalEntry: Sendable, BitwiseCopyable {
     /// `clock`: a run of consecutive cycles starts here (at the first cycle, and
     /// after JACK skipped this client); `snapshot` holds the server's frame time.
-    enum Kind: UInt8, Sendable, BitwiseCopyable { case position, installed, allNotesOff, clock }
+    /// `followInput`: a key-follow note-on or CC 121 (timing contract §7.5), replayed as MIDI.
+    enum Kind: UInt8, Sendable, BitwiseCopyable { case position, installed, allNotesOff, clock, followInput }
     var kind: Kind
     var frame: Int64
     var update: PositionUpdate = PositionUpdate()
@@ -19,6 +20,7 @@ struct JournalEntry: Sendable, BitwiseCopyable {
     /// The control change that ended all notes (status, controller).
     var status: UInt8 = 0
     var data1: UInt8 = 0
+    var data2: UInt8 = 0
 }
 
 /// Everything the process callback touches, reached through plain pointers
@@ -173,6 +175,7 @@ enum JackSequencerProcess {
     static func control(_ c: ProcessContext, frame: Int64, offset: Int, status: UInt8, data1: UInt8, data2: UInt8) {
         if let follow = MIDIInput.followEvent(status: status, data1: data1, data2: data2) {
             c.sequencer.pointee.apply(follow, atOffset: offset)
+            journal(c, JournalEntry(kind: .followInput, frame: frame &+ Int64(offset), status: status, data1: data1, data2: data2))
             return
         }
         guard MIDIInput.isAllNotesOff(status: status, data1: data1) else { return }

@@ -75,6 +75,8 @@ struct JournalWriter {
             script += "\(entry.frame) position \(fields.joined(separator: " "))\n"
         case .allNotesOff:
             script += "\(entry.frame) midi \(JournalWriter.hex(entry.status)) \(JournalWriter.hex(entry.data1)) 00\n"
+        case .followInput:
+            script += "\(entry.frame) midi \(JournalWriter.hex(entry.status)) \(JournalWriter.hex(entry.data1)) \(JournalWriter.hex(entry.data2))\n"
         case .clock:
             frameTimes += "\(entry.frame) \(entry.snapshot)\n"
         case .installed:

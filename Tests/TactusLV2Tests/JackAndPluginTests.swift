@@ -50,6 +50,41 @@ struct JackAndPluginTests {
         #expect(compared > 500)
     }
 
+    @Test("version-2 JACK sessions with key-follow input: tactus jack's journal, replayed through the plugin, gives its log")
+    func laneSessionsThroughTheJournal() throws {
+        var compared = 0
+        for seed in UInt64(1)...10 {
+            var gen = RandomSession(seed: 93_000 + seed)
+            let period = UInt32(gen.pick([64, 256, 1024]))
+            let rate = Double(gen.pick([44100, 48000]))
+            let cycles = JackAndPluginTests.transport(&gen, period: period, rate: rate, count: gen.int(300...1200))
+            var controls: [JackCyclePlayer.ControlMessage] = []
+            for _ in 0..<gen.int(2...10) {
+                // Note-ons, note-offs and CC 121 on channels 1-2 (timing contract §7.5).
+                let channel = UInt8(gen.int(0...1))
+                let message: (UInt8, UInt8, UInt8) = gen.pick([(0x90, UInt8(gen.int(30...90)), 100), (0x80, 60, 0), (0xB0, 121, 0)])
+                controls.append(.init(frame: Int64(gen.int(0...cycles.count * Int(period) - 1)), status: message.0 | channel, data1: message.1, data2: message.2))
+            }
+            controls.sort { $0.frame < $1.frame }
+            let pattern = gen.lanePattern()
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-jack-lanes-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let jack = try JackCyclePlayer.play(
+                patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, edits: [:], journal: dir.path)
+            try FileManager.default.moveItem(at: dir.appendingPathComponent("session.transport"), to: dir.appendingPathComponent("script.transport"))
+            try pattern.write(to: dir.appendingPathComponent("pattern.pattern"), atomically: true, encoding: .utf8)
+            let plugin = try PluginProcess.run(in: dir, blocks: String(period))
+            #expect(plugin.status == 0, "\(plugin.stderr)")
+            let fromJack = jack.map { LoggedEvent(frame: $0.frame, bytes: $0.bytes) }
+            if let d = difference(fromJack, plugin.midi, ("tactus jack", "plugin")) {
+                Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(d)\n--- pattern\n\(pattern)")
+                return
+            }
+            compared += fromJack.count
+        }
+        #expect(compared > 200)
+    }
+
     /// JACK transport as a client queries it, cycle by cycle: a timebase
     /// master's BBT at its tempo (or none), rolling and stopped spans, relocates.
     static func transport(_ gen: inout RandomSession, period: UInt32, rate: Double, count: Int) -> [JackTransportSnapshot] {
