@@ -10,6 +10,8 @@ public enum TactusPort {
     /// `mute1` ... `mute8` (§7.6): `muteFirst + i` mutes lane i.
     public static var muteFirst: UInt32 { TACTUS_PORT_MUTE_FIRST }
     public static var muteCount: UInt32 { TACTUS_PORT_MUTE_COUNT }
+    /// `midi_thru` (§7.5).
+    public static var midiThru: UInt32 { TACTUS_PORT_MIDI_THRU }
 }
 
 /// The URIs the project's hosts speak, mapped once: the atom, MIDI, time,

@@ -42,6 +42,9 @@ public final class AudioFileWriter {
         }
         self.file = file
         sf_command(file, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        // No PEAK chunk in float WAVs: it carries the time of writing, and the
+        // same bounce should give the same bytes (the peak is reported anyway).
+        sf_command(file, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
     }
 
     deinit { discard() }

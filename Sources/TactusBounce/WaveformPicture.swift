@@ -5,8 +5,8 @@ import FileIO
 /// by channel (key up the picture, time across), the peak envelope of the
 /// audio in dark grey on top, the input's end as a red line.
 ///
-/// Written as an RGB PNG with stored (uncompressed) deflate blocks, so it
-/// needs no library; through `AtomicFile` (complete or not there).
+/// Written as an RGB PNG by a small encoder of its own (no library), through
+/// `AtomicFile` (complete or not there).
 /// O(width × height + notes).
 public enum WaveformPicture {
     public static func write(
@@ -55,7 +55,10 @@ public enum WaveformPicture {
     }
 }
 
-/// A minimal PNG encoder: 8-bit RGB, no filter, stored deflate blocks.
+/// A minimal PNG encoder: 8-bit RGB, no filter, one deflate block with the
+/// fixed Huffman codes, whose only matches repeat the pixel before (distance
+/// 3): the picture is mostly runs of one colour, so that is most of what
+/// compression can give (a 1200×400 picture is tens of KB, not 1.4 MB).
 enum PNG {
     static func rgb(width: Int, height: Int, pixels: [UInt8]) -> [UInt8] {
         var raw: [UInt8] = []
@@ -65,14 +68,7 @@ enum PNG {
             raw.append(contentsOf: pixels[(y * width * 3)..<((y + 1) * width * 3)])
         }
         var z: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let n = min(65_535, raw.count - offset)
-            z.append(offset + n == raw.count ? 1 : 0)
-            z += [UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
-            z.append(contentsOf: raw[offset..<(offset + n)])
-            offset += n
-        } while offset < raw.count
+        z += deflateFixed(raw)
         var a: UInt32 = 1, b: UInt32 = 0
         for byte in raw {
             a = (a + UInt32(byte)) % 65_521
@@ -84,6 +80,71 @@ enum PNG {
         out += chunk("IDAT", z)
         out += chunk("IEND", [])
         return out
+    }
+
+    /// Bits written least significant first, as deflate packs them.
+    struct BitWriter {
+        var bytes: [UInt8] = []
+        var accumulator: UInt32 = 0
+        var count = 0
+        mutating func write(_ value: UInt32, bits: Int) {
+            accumulator |= value << UInt32(count)
+            count += bits
+            while count >= 8 {
+                bytes.append(UInt8(accumulator & 0xFF))
+                accumulator >>= 8
+                count -= 8
+            }
+        }
+        /// A Huffman code: its bits most significant first.
+        mutating func writeCode(_ code: UInt32, bits: Int) {
+            var reversed: UInt32 = 0
+            for i in 0..<bits where code & (1 << UInt32(i)) != 0 { reversed |= 1 << UInt32(bits - 1 - i) }
+            write(reversed, bits: bits)
+        }
+        mutating func finish() -> [UInt8] {
+            if count > 0 { bytes.append(UInt8(accumulator & 0xFF)) }
+            return bytes
+        }
+    }
+
+    static let lengthBases: [Int] = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+    static let lengthExtra: [Int] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
+
+    /// RFC 1951 fixed-Huffman literal/length code of `symbol` (0-287).
+    static func writeSymbol(_ symbol: Int, _ w: inout BitWriter) {
+        switch symbol {
+        case 0...143: w.writeCode(UInt32(0x30 + symbol), bits: 8)
+        case 144...255: w.writeCode(UInt32(0x190 + symbol - 144), bits: 9)
+        case 256...279: w.writeCode(UInt32(symbol - 256), bits: 7)
+        default: w.writeCode(UInt32(0xC0 + symbol - 280), bits: 8)
+        }
+    }
+
+    static func deflateFixed(_ data: [UInt8]) -> [UInt8] {
+        var w = BitWriter()
+        w.write(1, bits: 1)  // BFINAL
+        w.write(1, bits: 2)  // BTYPE 01: fixed Huffman codes
+        var i = 0
+        while i < data.count {
+            var run = 0
+            if i >= 3 {
+                while run < 258, i + run < data.count, data[i + run] == data[i + run - 3] { run += 1 }
+            }
+            if run >= 3 {
+                var code = lengthBases.count - 1
+                while lengthBases[code] > run { code -= 1 }
+                writeSymbol(257 + code, &w)
+                if lengthExtra[code] > 0 { w.write(UInt32(run - lengthBases[code]), bits: lengthExtra[code]) }
+                w.writeCode(2, bits: 5)  // distance 3
+                i += run
+            } else {
+                writeSymbol(Int(data[i]), &w)
+                i += 1
+            }
+        }
+        writeSymbol(256, &w)
+        return w.finish()
     }
 
     private static func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }

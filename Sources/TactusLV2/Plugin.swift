@@ -63,6 +63,7 @@ public func connectPort(_ handle: LV2_Handle?, _ port: UInt32, _ data: UnsafeMut
     case Port.control: a.pointee.controlPort = UnsafePointer(data?.assumingMemoryBound(to: LV2_Atom_Sequence.self))
     case Port.midiOut: a.pointee.midiPort = data?.assumingMemoryBound(to: LV2_Atom_Sequence.self)
     case Port.notify: a.pointee.notifyPort = data?.assumingMemoryBound(to: LV2_Atom_Sequence.self)
+    case TACTUS_PORT_MIDI_THRU: a.pointee.midiThruPort = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
     case TACTUS_PORT_MUTE_FIRST..<(TACTUS_PORT_MUTE_FIRST + TACTUS_PORT_MUTE_COUNT):
         let value = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
         let offset = Int(port - TACTUS_PORT_MUTE_FIRST) * MemoryLayout<UnsafePointer<Float>?>.stride

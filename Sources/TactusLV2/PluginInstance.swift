@@ -7,6 +7,8 @@ struct AudioSide: ~Copyable {
     var controlPort: UnsafePointer<LV2_Atom_Sequence>? = nil
     var midiPort: UnsafeMutablePointer<LV2_Atom_Sequence>? = nil
     var notifyPort: UnsafeMutablePointer<LV2_Atom_Sequence>? = nil
+    /// `midi_thru` (timing contract §7.5): input notes go to the output too while it is at or above 0.5.
+    var midiThruPort: UnsafePointer<Float>? = nil
     /// `mute1` ... `mute8` (timing contract §7.6), each a control port (a float).
     var mutePorts: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?,
         UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?) = (nil, nil, nil, nil, nil, nil, nil, nil)

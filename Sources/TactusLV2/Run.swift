@@ -18,6 +18,7 @@ extension Plugin {
         a.pointee.sequencer.beginBlock(frameCount: frameCount, eventCapacity: room)
         a.pointee.sequencer.setPortMutes(mutePortBits())
 
+        let thru = (a.pointee.midiThruPort?.pointee ?? 0) >= 0.5
         var input = AtomSequenceReader(a.pointee.controlPort, sequenceType: u.pointee.atomSequence)
         while let event = input.next() {
             let offset = event.frames < 0 ? 0 : (event.frames > Int64(frameCount) ? frameCount : Int(event.frames))
@@ -32,8 +33,16 @@ extension Plugin {
                         status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self),
                         data2: event.atom.body.load(fromByteOffset: 2, as: UInt8.self))
                 {
-                    // §7.5: a key for the lanes that follow it (consumed, not passed on).
+                    // §7.5: a key for the lanes that follow it (consumed, not passed on unless thru is on).
                     a.pointee.sequencer.apply(follow, atOffset: offset)
+                }
+                if thru, event.atom.size >= 3 {
+                    let status = event.atom.body.load(as: UInt8.self)
+                    if status & 0xE0 == 0x80 {  // note-off (8n) or note-on (9n)
+                        a.pointee.sequencer.passThrough(
+                            status: status, data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self),
+                            data2: event.atom.body.load(fromByteOffset: 2, as: UInt8.self), atOffset: offset)
+                    }
                 }
             } else if var object = AtomObjectReader(event.atom, uris: u) {
                 if object.objectType == u.pointee.timePosition {

@@ -112,6 +112,9 @@ struct PatternFormat2ParserTests {
             let error = rejection(text)
             #expect(error?.line == line && error?.reasonText == reason, "\(text.debugDescription): \(error?.message ?? "accepted")")
         }
+        // The swing limit (pattern format, "Limits (version 2)").
+        let fine = rejection("tactus-pattern 2\nlane a length 1 swing 2147483646/2147483647 1/2\nnote 1/2147483629 1/2147483587 60 100\n")
+        #expect(fine?.message == "line 3: this note's swung position in the lanes' common cycle needs a numerator or denominator of 2^62 or more")
         let sixtyFive = "tactus-pattern 2\n" + (1...65).map { "lane l\($0) length 1\n" }.joined()
         #expect(rejection(sixtyFive)?.message == "line 66: the pattern has more than 64 lanes")
     }

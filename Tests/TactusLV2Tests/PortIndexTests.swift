@@ -24,6 +24,7 @@ struct PortIndexTests {
         var expected = ["control": TactusPort.control, "midi_out": TactusPort.midiOut, "notify": TactusPort.notify]
         // Timing contract §7.6: mute1 ... mute8 follow the three atom ports.
         for i in 0..<TactusPort.muteCount { expected["mute\(i + 1)"] = TactusPort.muteFirst + i }
+        expected["midi_thru"] = TactusPort.midiThru  // §7.5
         #expect(ports == expected)
         #expect(UInt32(ports.count) == TactusPort.count)
     }

@@ -187,3 +187,25 @@ struct LaneMutePortTests {
         #expect(later.contains([0x90, 62, 90]))
     }
 }
+
+/// Timing contract §7.5: input notes are consumed, unless the `midi_thru`
+/// port (index 11, off by default) is on; then they go out at their frame.
+@Suite("MIDI thru (plugin)")
+struct MIDIThruTests {
+    @Test("off by default: an input note-on transposes a following lane and is not passed; with midi_thru at 1 it is, at its frame")
+    func thruPassesInputNotes() throws {
+        let plugin = InProcessPlugin.make()
+        try plugin.block(1, [plugin.setPattern("tactus-pattern 2\nlane bass length 1 follow 48\nnote 0 1/4 48 100\n")])
+        let noteOn = InProcessPlugin.Input(frames: 100, type: plugin.uris.midiEvent, body: [0x90, 60, 80])
+        // Stopped transport: only input can reach the output.
+        #expect(try plugin.block(256, [noteOn]).isEmpty)
+        var thru: Float = 1
+        plugin.descriptor.pointee.connect_port?(plugin.handle, 11, &thru)
+        let passed = try plugin.block(256, [noteOn, InProcessPlugin.Input(frames: 200, type: plugin.uris.midiEvent, body: [0x80, 60, 0])])
+        #expect(passed.map(\.0) == [100, 200] && passed.map(\.1) == [[0x90, 60, 80], [0x80, 60, 0]])
+        thru = 0
+        #expect(try plugin.block(256, [noteOn]).isEmpty)
+        // The key was followed all along: the lane plays 60 (48 + 12) when the transport rolls.
+        #expect(try plugin.block(256, [plugin.position(at: 0)]).map(\.1) == [[0x90, 60, 100]])
+    }
+}

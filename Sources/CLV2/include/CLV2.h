@@ -38,7 +38,9 @@
 /* Lane mutes (timing contract §7.6): control ports for the first eight lanes. */
 #define TACTUS_PORT_MUTE_FIRST 3u
 #define TACTUS_PORT_MUTE_COUNT 8u
-#define TACTUS_PORT_COUNT 11u
+/* MIDI thru (timing contract §7.5): input notes also go to the output while it is 1. */
+#define TACTUS_PORT_MIDI_THRU 11u
+#define TACTUS_PORT_COUNT 12u
 
 extern const char *const tactus_uri_pattern;
 extern const char *const tactus_uri_patternFile;

@@ -114,6 +114,12 @@ public struct Sequencer: ~Copyable {
         renderer.apply(TimedInputEvent(offset: offset, event: event), output: &output)
     }
 
+    /// §7.5 MIDI thru: renders up to `offset`, then passes an input note there.
+    @_noLocks
+    public mutating func passThrough(status: UInt8, data1: UInt8, data2: UInt8, atOffset offset: Int) {
+        renderer.passThrough(status: status, data1: data1, data2: data2, atOffset: offset, output: &output)
+    }
+
     /// §7.6: the mute control ports' bits for this block (call after `beginBlock`).
     @_noLocks
     public mutating func setPortMutes(_ bits: UInt64) {
