@@ -20,10 +20,18 @@ public enum PluginChainSchedule {
 
     public static func make(
         patternPath: String, script: TransportScript, sampleRate: Int, blockLength: Int = 256,
-        resolve: (String) -> String = { $0 }
+        resolve: (String) -> String = { $0 }, bundle: String? = nil
     ) throws(BounceError) -> BounceSchedule {
         LibraryLock.lilv.lock()
         let world = lilv_world_new()!
+        // A bundle named here is loaded first, so its Tactus is the one found
+        // (tests use the checkout's build without touching LV2_PATH: setenv
+        // while other threads read the environment corrupts the heap).
+        if let bundle {
+            let node = lilv_new_file_uri(world, nil, bundle.hasSuffix("/") ? bundle : bundle + "/")
+            lilv_world_load_bundle(world, node)
+            lilv_node_free(node)
+        }
         lilv_world_load_all(world)
         let uriNode = lilv_new_uri(world, tactusURI)
         let plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), uriNode)

@@ -16,13 +16,14 @@ import Testing
     @Test("B10: the plugin under the demo transport sends the instrument tactus render's events, event for event, and the bounces are identical",
           .enabled(if: ChainTests.pluginBuilt))
     func chainEqualsRender() throws {
-        // The bundle this checkout built comes first; lilv reads LV2_PATH when a world loads.
-        setenv("LV2_PATH", Self.root + "/.build/lv2:" + (ProcessInfo.processInfo.environment["LV2_PATH"] ?? "/usr/lib/lv2"), 1)
+        // The bundle this checkout built comes first (named, not through LV2_PATH:
+        // setenv while other tests' threads read the environment corrupts the heap).
+        let bundle = Self.root + "/.build/lv2/tactus.lv2"
         let patternPath = Self.root + "/examples/demo.pattern"
         let text = Array(try String(contentsOfFile: patternPath, encoding: .utf8).utf8)
         let script = try TransportScript(parsing: try String(contentsOfFile: Self.root + "/examples/demo.transport", encoding: .utf8))
         for rate in [44100, 48000] {
-            let chained = try PluginChainSchedule.make(patternPath: patternPath, script: script, sampleRate: rate)
+            let chained = try PluginChainSchedule.make(patternPath: patternPath, script: script, sampleRate: rate, bundle: bundle)
             let rendered = PatternSchedule.make(
                 pattern: try PatternParser.parse(bytes: text), text: text, script: script, sampleRate: rate,
                 loadPattern: { _ in .failure(PatternLoadError("")) }).schedule
