@@ -9,7 +9,8 @@
 #   make cli-test      the command line as a person meets it (Tests/CommandLine/cli-test)
 #   make bounce-test   tactus bounce as a person meets it (Tests/CommandLine/bounce-test)
 #   make test-long     the property tests with 10^7 blocks
-#   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed
+#   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed;
+#                      and in Carla when TACTUS_CARLA_DIR names a Carla build (docs/hosts.md)
 #   make bench         benchmarks against x42 stepseq, QMidiArp and the seed algorithm; rewrites BENCHMARKS.md
 #   make fuzz          the three libFuzzer targets, 10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
 #   make soak          24 simulated hours at 96 kHz against the reference model (SOAK_HOURS)
