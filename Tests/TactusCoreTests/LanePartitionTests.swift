@@ -26,21 +26,12 @@ struct LanePartitionTests {
             let pattern = LanePartitionTests.pattern(&gen)
             let frames = Int64(gen.int(20_000...1_000_000))
             let script = LanePartitionTests.withFollowInput(gen.script(frames: frames, partitionIndependent: true), &gen, frames: frames)
-            let fixed = try SessionHarness.run(pattern: pattern, script: script, blocks: .fixed(256), withReference: false)
-            let plan = BlockPlan.random(minimum: 1, maximum: gen.pick([16, 300, 8192]), seed: seed)
-            let random = try SessionHarness.run(pattern: pattern, script: script, blocks: plan, withReference: false)
-            if let difference = firstDifference(random.core, fixed.core, names: ("random blocks", "256-frame blocks")) {
-                Issue.record("seed \(seed), blocks \(plan): \(difference)\n--- pattern\n\(pattern)--- script\n\(script)")
+            switch try partitionCheck(pattern: pattern, script: script, seed: seed, gen: &gen) {
+            case .success(let blocks): blocksRendered += blocks
+            case .failure(let failure):
+                Issue.record("\(failure)")
                 return
             }
-            for result in [fixed, random] {
-                let problems = invariantViolations(result, endsStopped: true)
-                if !problems.isEmpty {
-                    Issue.record("seed \(seed): \(problems)\n--- pattern\n\(pattern)--- script\n\(script)")
-                    return
-                }
-            }
-            blocksRendered += random.report.blocks + fixed.report.blocks
             seed += 1
             sessions += 1
         }

@@ -31,21 +31,12 @@ struct JackAndPluginTests {
             for _ in 0..<gen.int(0...3) { edits[gen.int(1...cycles.count - 1)] = Array(gen.pattern(maxNotes: 12).utf8) }
             let pattern = gen.pattern()
 
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-jack-plugin-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let jack = try JackCyclePlayer.play(
-                patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, edits: edits, journal: dir.path)
-            // The journal, replayed through the plugin: its positions, all-notes-offs and edits, block by block.
-            try FileManager.default.moveItem(at: dir.appendingPathComponent("session.transport"), to: dir.appendingPathComponent("script.transport"))
-            try pattern.write(to: dir.appendingPathComponent("pattern.pattern"), atomically: true, encoding: .utf8)
-            let plugin = try PluginProcess.run(in: dir, blocks: String(period))
-            #expect(plugin.status == 0, "\(plugin.stderr)")
-            let fromJack = jack.map { LoggedEvent(frame: $0.frame, bytes: $0.bytes) }
-            if let d = difference(fromJack, plugin.midi, ("tactus jack", "plugin")) {
-                Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(d)")
+            switch try JackAndPluginTests.compare(pattern: pattern, rate: rate, period: period, cycles: cycles, controls: controls, edits: edits) {
+            case .success(let events): compared += events
+            case .failure(let failure):
+                Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(failure)")
                 return
             }
-            compared += fromJack.count
         }
         #expect(compared > 500)
     }
@@ -67,22 +58,35 @@ struct JackAndPluginTests {
             }
             controls.sort { $0.frame < $1.frame }
             let pattern = gen.lanePattern()
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-jack-lanes-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let jack = try JackCyclePlayer.play(
-                patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, edits: [:], journal: dir.path)
-            try FileManager.default.moveItem(at: dir.appendingPathComponent("session.transport"), to: dir.appendingPathComponent("script.transport"))
-            try pattern.write(to: dir.appendingPathComponent("pattern.pattern"), atomically: true, encoding: .utf8)
-            let plugin = try PluginProcess.run(in: dir, blocks: String(period))
-            #expect(plugin.status == 0, "\(plugin.stderr)")
-            let fromJack = jack.map { LoggedEvent(frame: $0.frame, bytes: $0.bytes) }
-            if let d = difference(fromJack, plugin.midi, ("tactus jack", "plugin")) {
-                Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(d)\n--- pattern\n\(pattern)")
+            switch try JackAndPluginTests.compare(pattern: pattern, rate: rate, period: period, cycles: cycles, controls: controls, edits: [:]) {
+            case .success(let events): compared += events
+            case .failure(let failure):
+                Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(failure)\n--- pattern\n\(pattern)")
                 return
             }
-            compared += fromJack.count
         }
         #expect(compared > 200)
+    }
+
+    /// Plays the session through `tactus jack`'s cycle (no server), replays its
+    /// journal through the plugin in lilv, block by block, and compares the two
+    /// logs: the events compared, or the first difference.
+    static func compare(
+        pattern: String, rate: Double, period: UInt32, cycles: [JackTransportSnapshot],
+        controls: [JackCyclePlayer.ControlMessage], edits: [Int: [UInt8]]
+    ) throws -> Result<Int, PluginProcess.Failure> {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-jack-plugin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jack = try JackCyclePlayer.play(
+            patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, edits: edits, journal: dir.path)
+        // The journal: its positions, control input and edits, for the plugin.
+        try FileManager.default.moveItem(at: dir.appendingPathComponent("session.transport"), to: dir.appendingPathComponent("script.transport"))
+        try pattern.write(to: dir.appendingPathComponent("pattern.pattern"), atomically: true, encoding: .utf8)
+        let plugin = try PluginProcess.run(in: dir, blocks: String(period))
+        guard plugin.status == 0 else { return .failure(PluginProcess.Failure(description: "the plugin host failed: \(plugin.stderr)")) }
+        let fromJack = jack.map { LoggedEvent(frame: $0.frame, bytes: $0.bytes) }
+        if let d = difference(fromJack, plugin.midi, ("tactus jack", "plugin")) { return .failure(PluginProcess.Failure(description: d)) }
+        return .success(fromJack.count)
     }
 
     /// JACK transport as a client queries it, cycle by cycle: a timebase

@@ -1,4 +1,5 @@
 import TactusCore
+import TactusTestSupport
 import TactusOffline
 
 /// Runs one session (pattern text, transport script text, block plan) through
@@ -130,4 +131,29 @@ func invariantViolations(_ result: SessionResult, endsStopped: Bool) -> [String]
     }
     if endsStopped && !sounding.isEmpty { problems.append("notes \(sounding.sorted()) sound at the end") }
     return problems
+}
+
+/// One session of the block-partition property: rendered in fixed 256-frame
+/// blocks and in random blocks from 1 to a random maximum, the logs must be
+/// identical and each must keep the invariants. Returns the blocks rendered,
+/// or the problem a person reads (with the pattern and the script).
+func partitionCheck(pattern: String, script: String, seed: UInt64, gen: inout RandomSession) throws -> Result<Int, PartitionFailure> {
+    let fixed = try SessionHarness.run(pattern: pattern, script: script, blocks: .fixed(256), withReference: false)
+    let plan = BlockPlan.random(minimum: 1, maximum: gen.pick([16, 300, 8192]), seed: seed)
+    let random = try SessionHarness.run(pattern: pattern, script: script, blocks: plan, withReference: false)
+    if let difference = firstDifference(random.core, fixed.core, names: ("random blocks", "256-frame blocks")) {
+        return .failure(PartitionFailure(description: "seed \(seed), blocks \(plan): \(difference)\n--- pattern\n\(pattern)--- script\n\(script)"))
+    }
+    for result in [fixed, random] {
+        let problems = invariantViolations(result, endsStopped: true)
+        if !problems.isEmpty {
+            return .failure(PartitionFailure(description: "seed \(seed): \(problems)\n--- pattern\n\(pattern)--- script\n\(script)"))
+        }
+    }
+    return .success(random.report.blocks + fixed.report.blocks)
+}
+
+/// Why a session broke the block-partition property.
+struct PartitionFailure: Error, CustomStringConvertible {
+    var description: String
 }
