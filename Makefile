@@ -142,8 +142,8 @@ test-long: deps plugin
 
 demo: plugin cli deps-demo
 	@BUILD=$(BUILD_DIR) scripts/demo-jack
-	@$(BUILD_DIR)/tactus bounce examples/demo.pattern --transport examples/demo.transport -o .build/demo.flac -q
-	@echo "tactus demo: the demo pattern over examples/demo.transport, through the default SoundFont: $(CURDIR)/.build/demo.flac (listen to it)"
+	@$(BUILD_DIR)/tactus bounce examples/demo.pattern --transport examples/demo.transport -o .build/demo.flac --normalize -q
+	@echo "tactus demo: the demo pattern over examples/demo.transport, through the default SoundFont: $(CURDIR)/.build/demo.flac (peak at -1 dBFS: listen to it)"
 
 demo-offline: cli
 	@echo "tactus: examples/demo.pattern over examples/demo.transport (120 bpm, then 133.7 bpm, loop of bar 2)"
