@@ -88,6 +88,10 @@ struct RenderCommand: ParsableCommand {
         var render = OfflineRender(script: script, sampleRate: sampleRate, blocks: plan)
         render.annotate = annotate
         var events = 0
+        // The closures below run once a block, millions of times: they read
+        // the options from locals, as reading an @Option goes through
+        // ArgumentParser's generic storage (more than a block's rendering costs).
+        let maxEvents = maxEvents, annotate = annotate, keepPlayed = smf != nil
         render.shouldStop = { out.failed || events > maxEvents }
         let started = Date()
         var played: [LoggedEvent] = []
@@ -96,7 +100,7 @@ struct RenderCommand: ParsableCommand {
             loadPattern: { PatternFile.load(PatternFile.resolve($0, relativeTo: transport)) },
             onBlock: { blockEvents, rendered in
                 events += blockEvents.count
-                if smf != nil { played += blockEvents }
+                if keepPlayed { played += blockEvents }
                 for e in blockEvents {
                     if annotate, let position = e.position {
                         let line = EventLog.line(e)
