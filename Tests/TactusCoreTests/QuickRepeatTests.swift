@@ -63,6 +63,18 @@ struct QuickRepeatTests {
                 var exact = clock
                 let expected = exact.applyInFull(update, atFrame: frame)
                 let before = clock
+                // The quick test alone (what the renderer calls first): taken only for a
+                // repeat, which it applies as the full path does; refused, it changes nothing.
+                var quick = clock
+                if quick.applyIfCertainRepeat(update, atFrame: frame) {
+                    if expected != .repeat || !QuickRepeatTests.sameState(quick, exact) {
+                        Issue.record("\(update) at frame \(frame) on \(before): quick test took an update the exact path finds \(expected)")
+                        return
+                    }
+                } else if !QuickRepeatTests.sameState(quick, before) {
+                    Issue.record("\(update) at frame \(frame): the quick test refused it but changed the clock")
+                    return
+                }
                 let got = clock.apply(update, atFrame: frame)
                 if got != expected || !QuickRepeatTests.sameState(clock, exact) {
                     Issue.record("\(update) at frame \(frame) on \(before): quick \(got), exact \(expected)")

@@ -92,12 +92,22 @@ public struct BlockRenderer: ~Copyable {
     }
 
     /// Renders up to `offset`, then applies a position update there.
-    @_noLocks @discardableResult
+    @_noLocks @discardableResult @inline(__always)
     public mutating func apply(_ update: PositionUpdate, atOffset offset: Int, output: inout MIDIEventBuffer) -> TransportChange {
         let frame = absoluteFrame(offset)
         renderUntil(frame, output: &output)
+        // A host that reports every block sends repeats nearly always: the quick
+        // test takes them, inlined into the caller, and leaves every beat on its
+        // frame (what is due stays due).
+        if clock.applyIfCertainRepeat(update, atFrame: frame) { return .repeat }
+        return applyInFull(update, atFrame: frame)
+    }
+
+    /// `apply` after the quick test said nothing: the update through the clock's exact path.
+    @_noLocks @inline(never)
+    private mutating func applyInFull(_ update: PositionUpdate, atFrame frame: Int64) -> TransportChange {
         let before = clock
-        let change = clock.apply(update, atFrame: frame)
+        let change = clock.applyInFull(update, atFrame: frame)
         // A repeat at the same rate (a host that sends its position every
         // block) leaves every frame where it was: what is due stays due.
         if !BlockRenderer.placesFramesAlike(before, clock) { quietUntil = Int64.min }

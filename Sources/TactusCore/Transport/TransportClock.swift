@@ -108,16 +108,7 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     /// Applies an update arriving at absolute frame `frame` and says what it did (§1, §4, §6).
     @_noLocks
     public mutating func apply(_ update: PositionUpdate, atFrame frame: Int64) -> TransportChange {
-        if update.hasInvalidKey { return .ignored }
-        // Most updates from a host that reports every block (Carla, MusE) are
-        // repeats of what the clock already knows: decided here in a few
-        // comparisons, with exactly the result and state the full path gives.
-        if isRolling, isCertainRepeat(update, atFrame: frame) {
-            lastHostFrame = update.frame
-            lastHostFrameArrival = frame
-            if let newBar = update.bar { bar = newBar }
-            return .repeat
-        }
+        if applyIfCertainRepeat(update, atFrame: frame) { return .repeat }
         return applyInFull(update, atFrame: frame)
     }
 
@@ -125,25 +116,33 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     /// quick repeat test's doubles (a few ulps, 2^-52 each) many times over.
     static var quickTestRelativeMargin: Double { 0x1p-40 }
 
-    /// True only when the full path of `apply` would find `update` a repeat
-    /// (§4) with nothing to change but the keys it repeats: rolling before and
-    /// after at the same tempo, speed and meter, not a floor report (§1 rule 1),
-    /// a beat from `bar`/`barBeat` or `beat` whose distance from the
-    /// extrapolated beat, computed in doubles, is inside the repeat band by more
-    /// than the doubles' error. False says nothing: the full path decides.
+    /// Applies `update` and returns true only when the full path of `apply`
+    /// would find it a repeat (§4) with nothing to change but the keys it
+    /// repeats: rolling before and after at the same tempo, speed and meter,
+    /// not a floor report (§1 rule 1), a beat from `bar`/`barBeat` or `beat`
+    /// whose distance from the extrapolated beat, computed in doubles, is
+    /// inside the repeat band by more than the doubles' error. It then leaves
+    /// the clock exactly as the full path would: the anchor and the rates
+    /// untouched (every beat stays on its frame), the bar and the host's frame
+    /// taken. False changes nothing and says nothing: the full path decides.
+    ///
+    /// Most updates from a host that reports every block (Carla, MusE) are
+    /// such repeats: decided here in a few comparisons.
     @_noLocks @inline(__always)
-    func isCertainRepeat(_ update: PositionUpdate, atFrame frame: Int64) -> Bool {
+    public mutating func applyIfCertainRepeat(_ update: PositionUpdate, atFrame frame: Int64) -> Bool {
+        guard isRolling, !update.hasInvalidKey else { return false }
         if let t = update.beatsPerMinute, t != beatsPerMinute { return false }
         if let s = update.speed, s != speed { return false }
         if let b = update.beatsPerBar, b != beatsPerBar { return false }
-        let newBar = update.bar ?? bar
-        guard newBar.isFinite else { return false }
         if let f = update.frame, !f.isFinite { return false }
+        let limit = TransportClock.beatLimit
+        var newBar = bar
         let reported: Double
         if let barBeat = update.barBeat {
+            if let b = update.bar { newBar = b }
             let barStart = newBar * beatsPerBar
-            guard barBeat.isFinite, barStart.magnitude <= TransportClock.beatLimit, barBeat.magnitude <= TransportClock.beatLimit
-            else { return false }
+            // Also false when the bar or barBeat is not finite (a NaN compares false).
+            guard barStart.magnitude <= limit, barBeat.magnitude <= limit else { return false }
             if let beat = update.beat {
                 // Both keys, with a frame and a bar, may make a floor report (§1 rule 1):
                 // only a report clearly of neither shape is decided here.
@@ -157,17 +156,24 @@ public struct TransportClock: Sendable, BitwiseCopyable {
             }
             reported = barStart + barBeat
         } else if let beat = update.beat {
-            guard beat.isFinite else { return false }
-            reported = beat
+            if let b = update.bar {
+                guard b.isFinite else { return false }
+                newBar = b
+            }
+            reported = beat  // a beat that is not finite fails the next test
         } else {
             return false
         }
-        guard reported.magnitude < TransportClock.beatLimit - 1 else { return false }
+        guard reported.magnitude < limit - 1 else { return false }
         let elapsed = Double(frame &- anchorFrame) * beatsPerFrame.hi
         let anchor = anchorBeat.approximateValue
         let extrapolated = anchor + elapsed
         let margin = (reported.magnitude + anchor.magnitude + elapsed.magnitude + 1) * TransportClock.quickTestRelativeMargin
-        return (reported - extrapolated).magnitude + margin <= TransportClock.repeatBandBeats
+        guard (reported - extrapolated).magnitude + margin <= TransportClock.repeatBandBeats else { return false }
+        lastHostFrame = update.frame
+        lastHostFrameArrival = frame
+        bar = newBar
+        return true
     }
 
     /// `apply` without the quick repeat test: every update through the exact
@@ -175,6 +181,7 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     @_noLocks
     public mutating func applyInFull(_ update: PositionUpdate, atFrame frame: Int64) -> TransportChange {
         // §6: one bad value rejects the whole update.
+        if update.hasInvalidKey { return .ignored }
         if !TransportClock.isFiniteOrAbsent(update.frame) || !TransportClock.isFiniteOrAbsent(update.speed)
             || !TransportClock.isFiniteOrAbsent(update.bar) || !TransportClock.isFiniteOrAbsent(update.barBeat)
             || !TransportClock.isFiniteOrAbsent(update.beat)
