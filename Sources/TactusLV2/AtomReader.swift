@@ -86,6 +86,18 @@ struct AtomObjectReader {
         end = atom.size - 8
     }
 
+    /// The `byteCount` bytes of properties at `properties`, of an object of type `objectType`.
+    init(properties: UnsafeRawPointer, byteCount: Int, objectType: LV2_URID) {
+        self.objectType = objectType
+        self.properties = properties
+        end = byteCount
+    }
+
+    /// The properties not yet read, as bytes (up to the end of the object).
+    var unreadBytes: UnsafeRawBufferPointer {
+        @_noLocks get { UnsafeRawBufferPointer(start: properties + offset, count: end - offset) }
+    }
+
     /// The next property, or nil at the end (or at a malformed property).
     @_noLocks
     mutating func next() -> (key: LV2_URID, value: AtomView)? {

@@ -44,7 +44,9 @@ public func instantiate(
     var first: PatternSnapshot? = nil
     if case .loaded(let snapshot) = PatternLoading.fromText(defaultText) { first = snapshot }
     let audio = UnsafeMutablePointer<AudioSide>.allocate(capacity: 1)
-    audio.initialize(to: AudioSide(sequencer: Sequencer(sampleRate: sampleRate, eventCapacity: PluginLimits.midiEvents, pattern: first)))
+    audio.initialize(to: AudioSide(
+        sequencer: Sequencer(sampleRate: sampleRate, eventCapacity: PluginLimits.midiEvents, pattern: first),
+        positions: PositionDecoder(ids: PositionURIDs(uris.pointee))))
     let control = UnsafeMutablePointer<ControlSide>.allocate(capacity: 1)
     control.initialize(to: ControlSide(mutex: tactus_mutex_new(), latestText: defaultText, latestSource: nil))
     let shared = UnsafeMutablePointer<SharedSide>.allocate(capacity: 1)

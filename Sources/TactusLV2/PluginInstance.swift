@@ -14,6 +14,8 @@ struct AudioSide: ~Copyable {
         UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?) = (nil, nil, nil, nil, nil, nil, nil, nil)
     /// The engine: renderer, pattern hand-over, what the notify port owes.
     var sequencer: Sequencer
+    /// Reads `time:Position` objects, quickly when one repeats the last one's layout.
+    var positions: PositionDecoder
     /// A worker request being assembled (header + payload): copied by the host's schedule_work.
     var request = FixedBytes(capacity: PluginLimits.requestBytes)
 }

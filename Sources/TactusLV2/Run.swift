@@ -67,35 +67,11 @@ extension Plugin {
     /// another type, or too short for its type, makes the whole update ignored (§6).
     ///
     /// Hosts such as Carla send one every block, so this is on the hot path:
-    /// the URIDs it compares against are read once, into registers, and each
-    /// property costs one walk down a chain ordered as hosts send the keys.
-    @_noLocks
+    /// the decoder recognises an object laid out as the last one and reads
+    /// only its varying values (`PositionDecoder`).
+    @_noLocks @inline(__always)
     func decodePosition(_ object: inout AtomObjectReader) -> PositionUpdate {
-        let u = uris
-        let frameKey = u.pointee.timeFrame, speedKey = u.pointee.timeSpeed, barKey = u.pointee.timeBar
-        let barBeatKey = u.pointee.timeBarBeat, beatKey = u.pointee.timeBeat, perBarKey = u.pointee.timeBeatsPerBar
-        let tempoKey = u.pointee.timeBeatsPerMinute, unitKey = u.pointee.timeBeatUnit
-        let doubleType = u.pointee.atomDouble, floatType = u.pointee.atomFloat
-        let longType = u.pointee.atomLong, intType = u.pointee.atomInt
-        var update = PositionUpdate()
-        while let (key, value) = object.next() {
-            let number: Double?
-            if value.type == floatType, value.size >= 4 { number = Double(value.body.loadUnaligned(as: Float.self)) }
-            else if value.type == doubleType, value.size >= 8 { number = value.body.loadUnaligned(as: Double.self) }
-            else if value.type == longType, value.size >= 8 { number = Double(value.body.loadUnaligned(as: Int64.self)) }
-            else if value.type == intType, value.size >= 4 { number = Double(value.body.loadUnaligned(as: Int32.self)) }
-            else { number = nil }
-            if key == frameKey { update.frame = number }
-            else if key == speedKey { update.speed = number }
-            else if key == barKey { update.bar = number }
-            else if key == barBeatKey { update.barBeat = number }
-            else if key == beatKey { update.beat = number }
-            else if key == perBarKey { update.beatsPerBar = number }
-            else if key == tempoKey { update.beatsPerMinute = number }
-            else if key != unitKey { continue }  // Unknown keys are ignored.
-            if number == nil { update.hasInvalidKey = true }
-        }
-        return update
+        audio.pointee.positions.decode(&object)
     }
 
     /// `patch:Set` of a pattern or a pattern file: handed to the worker (never parsed here).

@@ -1,0 +1,244 @@
+import CLV2
+
+/// The URIDs a `time:Position` is read with: its keys and the numeric atom types.
+struct PositionURIDs {
+    let frame, speed, bar, barBeat, beat, beatsPerBar, beatsPerMinute, beatUnit: LV2_URID
+    let float, double, long, int: LV2_URID
+
+    init(_ u: URIDTable) {
+        self.init(
+            frame: u.timeFrame, speed: u.timeSpeed, bar: u.timeBar, barBeat: u.timeBarBeat, beat: u.timeBeat,
+            beatsPerBar: u.timeBeatsPerBar, beatsPerMinute: u.timeBeatsPerMinute, beatUnit: u.timeBeatUnit,
+            float: u.atomFloat, double: u.atomDouble, long: u.atomLong, int: u.atomInt)
+    }
+
+    init(
+        frame: LV2_URID, speed: LV2_URID, bar: LV2_URID, barBeat: LV2_URID, beat: LV2_URID, beatsPerBar: LV2_URID,
+        beatsPerMinute: LV2_URID, beatUnit: LV2_URID, float: LV2_URID, double: LV2_URID, long: LV2_URID, int: LV2_URID
+    ) {
+        self.frame = frame
+        self.speed = speed
+        self.bar = bar
+        self.barBeat = barBeat
+        self.beat = beat
+        self.beatsPerBar = beatsPerBar
+        self.beatsPerMinute = beatsPerMinute
+        self.beatUnit = beatUnit
+        self.float = float
+        self.double = double
+        self.long = long
+        self.int = int
+    }
+}
+
+/// Decodes `time:Position` objects into `PositionUpdate`s: every key as a
+/// number; a key of another type, or too short for its type, makes the whole
+/// update ignored (§6); unknown keys are ignored; of a key sent twice, the
+/// last counts.
+///
+/// Guarantee: `decode` returns exactly what `decodeInFull` returns for the
+/// same properties, whatever the bytes. A host that reports every block
+/// (Carla) sends the same object each time but for the values of `frame`,
+/// `bar`, `barBeat` and `beat`; so the decoder keeps the properties of the
+/// last object it decoded in full, with a mask of the bytes those values
+/// occupy. An object of the same size whose bytes equal the kept ones
+/// outside the mask has the same keys, types, sizes and other values at the
+/// same places, so its decoding is the kept one with those values read
+/// again, with the same conversions: about ten 16-byte comparisons and a
+/// few loads, instead of a walk down every key. Anything else (a new tempo
+/// or speed, another layout, a malformed object) is decoded in full and kept
+/// for the next time.
+///
+/// Storage is allocated at `init`; `decode` is allocation-free, O(size of
+/// the object) and `@_noLocks`. Owned by the audio thread.
+struct PositionDecoder: ~Copyable {
+    /// Largest object kept (its properties): 10 keys of 8-byte values.
+    static var capacityBytes: Int { 256 }
+
+    let ids: PositionURIDs
+    /// The kept properties in 16-byte chunks, each masked by `keep`. Chunk i
+    /// lies at offset 16 i, except the last, at `keptBytes - 16` (overlapping
+    /// its predecessor when the size is not a multiple of 16).
+    private let expected: UnsafeMutablePointer<SIMD2<UInt64>>
+    /// Per chunk, the bits that must be equal: all but the varying values' bytes.
+    private let keep: UnsafeMutablePointer<SIMD2<UInt64>>
+    /// Scratch for building `keep`, one byte per byte of the object.
+    private let keepBytes: UnsafeMutableRawPointer
+    /// Size of the kept properties in bytes; 0 when nothing is kept.
+    private var keptBytes = 0
+    private var chunkCount = 0
+    /// Where each varying value lies, if the kept object has it as a number (the last one sent).
+    private var frameAt = VaryingValue.absent, barAt = VaryingValue.absent
+    private var barBeatAt = VaryingValue.absent, beatAt = VaryingValue.absent
+    /// The full decoding of the kept properties.
+    private var kept = PositionUpdate()
+
+    /// A value read again from every object of the kept layout.
+    struct VaryingValue {
+        /// Offset of the value's body from the first property.
+        var offset: Int
+        var kind: NumberKind
+
+        static var absent: VaryingValue { VaryingValue(offset: 0, kind: .absent) }
+
+        /// The value in the object whose properties start at `base`.
+        @_noLocks @inline(__always)
+        func read(_ base: UnsafeRawPointer) -> Double {
+            let p = base + offset
+            if kind == .long { return Double(p.loadUnaligned(as: Int64.self)) }
+            if kind == .float { return Double(p.loadUnaligned(as: Float.self)) }
+            if kind == .double { return p.loadUnaligned(as: Double.self) }
+            return Double(p.loadUnaligned(as: Int32.self))
+        }
+    }
+
+    enum NumberKind: UInt8 { case absent, float, double, long, int }
+
+    init(ids: PositionURIDs) {
+        self.ids = ids
+        let chunkCapacity = PositionDecoder.capacityBytes / 16
+        expected = .allocate(capacity: chunkCapacity)
+        keep = .allocate(capacity: chunkCapacity)
+        keepBytes = .allocate(byteCount: PositionDecoder.capacityBytes, alignment: 16)
+    }
+
+    deinit {
+        expected.deallocate()
+        keep.deallocate()
+        keepBytes.deallocate()
+    }
+
+    /// Decodes the rest of `object`.
+    @_noLocks @inline(__always)
+    mutating func decode(_ object: inout AtomObjectReader) -> PositionUpdate {
+        let bytes = object.unreadBytes
+        if isKeptLayout(bytes), let base = bytes.baseAddress {
+            var update = kept
+            if frameAt.kind != .absent { update.frame = frameAt.read(base) }
+            if barAt.kind != .absent { update.bar = barAt.read(base) }
+            if barBeatAt.kind != .absent { update.barBeat = barBeatAt.read(base) }
+            if beatAt.kind != .absent { update.beat = beatAt.read(base) }
+            return update
+        }
+        return decodeAndKeep(&object)
+    }
+
+    /// Whether `bytes` are as many as the kept ones and equal them outside the varying values.
+    @_noLocks @inline(__always)
+    func isKeptLayout(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == keptBytes, keptBytes != 0, let base = bytes.baseAddress else { return false }
+        var diff = SIMD2<UInt64>()
+        let last = chunkCount &- 1
+        for i in 0..<last {
+            diff |= (base.loadUnaligned(fromByteOffset: i &<< 4, as: SIMD2<UInt64>.self) & keep[i]) ^ expected[i]
+        }
+        diff |= (base.loadUnaligned(fromByteOffset: keptBytes &- 16, as: SIMD2<UInt64>.self) & keep[last]) ^ expected[last]
+        return diff == SIMD2<UInt64>()
+    }
+
+    /// The full decoding, which also keeps the object's layout for the next call.
+    @_noLocks
+    private mutating func decodeAndKeep(_ object: inout AtomObjectReader) -> PositionUpdate {
+        let bytes = object.unreadBytes
+        keptBytes = 0
+        var varying = VaryingValues()
+        let update = PositionDecoder.decodeInFull(&object, ids: ids, varying: &varying)
+        frameAt = varying.frame
+        barAt = varying.bar
+        barBeatAt = varying.barBeat
+        beatAt = varying.beat
+        guard let base = bytes.baseAddress, bytes.count >= 16, bytes.count <= PositionDecoder.capacityBytes else { return update }
+        keepBytes.initializeMemory(as: UInt8.self, repeating: 0xFF, count: bytes.count)
+        func vary(_ value: VaryingValue) {
+            guard value.kind != .absent else { return }
+            let width = value.kind == .double || value.kind == .long ? 8 : 4
+            (keepBytes + value.offset).initializeMemory(as: UInt8.self, repeating: 0, count: width)
+        }
+        vary(frameAt)
+        vary(barAt)
+        vary(barBeatAt)
+        vary(beatAt)
+        chunkCount = (bytes.count &+ 15) &>> 4
+        for i in 0..<chunkCount {
+            let offset = i == chunkCount &- 1 ? bytes.count &- 16 : i &<< 4
+            keep[i] = keepBytes.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+            expected[i] = base.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self) & keep[i]
+        }
+        kept = update
+        keptBytes = bytes.count
+        return update
+    }
+
+    /// Where the varying values of an object lie.
+    struct VaryingValues {
+        var frame = VaryingValue.absent, bar = VaryingValue.absent, barBeat = VaryingValue.absent, beat = VaryingValue.absent
+    }
+
+    /// Walks every property of `object` once: the decoding `decode` agrees
+    /// with. `varying` is told where the last `frame`, `bar`, `barBeat` and
+    /// `beat` property's value lies (offset from the first property) and how
+    /// it reads (`.absent` when it is not a number): the last one sent is the
+    /// one that counts.
+    @_noLocks @inline(__always)
+    static func decodeInFull(_ object: inout AtomObjectReader, ids: PositionURIDs, varying: inout VaryingValues) -> PositionUpdate {
+        // The URIDs are read once, into registers; each property costs one walk
+        // down a chain ordered as hosts send the keys.
+        let frameKey = ids.frame, speedKey = ids.speed, barKey = ids.bar, barBeatKey = ids.barBeat, beatKey = ids.beat
+        let perBarKey = ids.beatsPerBar, tempoKey = ids.beatsPerMinute, unitKey = ids.beatUnit
+        let floatType = ids.float, doubleType = ids.double, longType = ids.long, intType = ids.int
+        let start = object.unreadBytes.baseAddress
+        var update = PositionUpdate()
+        while let (key, value) = object.next() {
+            let number: Double?
+            var kind = NumberKind.float
+            if value.type == floatType, value.size >= 4 { number = Double(value.body.loadUnaligned(as: Float.self)) }
+            else if value.type == doubleType, value.size >= 8 { number = value.body.loadUnaligned(as: Double.self); kind = .double }
+            else if value.type == longType, value.size >= 8 { number = Double(value.body.loadUnaligned(as: Int64.self)); kind = .long }
+            else if value.type == intType, value.size >= 4 { number = Double(value.body.loadUnaligned(as: Int32.self)); kind = .int }
+            else { number = nil }
+            // A value that is not a number is no varying value: its bytes are compared.
+            let at = number == nil || start == nil ? VaryingValue.absent : VaryingValue(offset: value.body - start!, kind: kind)
+            if key == frameKey { update.frame = number; varying.frame = at }
+            else if key == speedKey { update.speed = number }
+            else if key == barKey { update.bar = number; varying.bar = at }
+            else if key == barBeatKey { update.barBeat = number; varying.barBeat = at }
+            else if key == beatKey { update.beat = number; varying.beat = at }
+            else if key == perBarKey { update.beatsPerBar = number }
+            else if key == tempoKey { update.beatsPerMinute = number }
+            else if key != unitKey { continue }  // Unknown keys are ignored.
+            if number == nil { update.hasInvalidKey = true }
+        }
+        return update
+    }
+}
+
+#if !hasFeature(Embedded)
+/// The position decoder as tests drive it (the hosted build only): an
+/// object's properties in, the decoder's result and the full walk's out.
+public struct PositionDecoderProbe: ~Copyable {
+    private var decoder: PositionDecoder
+
+    /// `keys`: the URIDs of frame, speed, bar, barBeat, beat, beatsPerBar,
+    /// beatsPerMinute and beatUnit; `types`: those of Float, Double, Long and Int.
+    public init(keys: [LV2_URID], types: [LV2_URID]) {
+        decoder = PositionDecoder(ids: PositionURIDs(
+            frame: keys[0], speed: keys[1], bar: keys[2], barBeat: keys[3], beat: keys[4], beatsPerBar: keys[5],
+            beatsPerMinute: keys[6], beatUnit: keys[7], float: types[0], double: types[1], long: types[2], int: types[3]))
+    }
+
+    /// Decodes `properties` (an object's body after its id and otype) with the
+    /// decoder, and again with the full walk alone; `quick` says whether the
+    /// decoder read them as the kept layout.
+    public mutating func decode(_ properties: [UInt8]) -> (decoded: PositionUpdate, inFull: PositionUpdate, quick: Bool) {
+        properties.withUnsafeBytes { bytes in
+            let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!
+            var object = AtomObjectReader(properties: base, byteCount: bytes.count, objectType: 0)
+            let quick = decoder.isKeptLayout(object.unreadBytes)
+            let decoded = decoder.decode(&object)
+            var again = AtomObjectReader(properties: base, byteCount: bytes.count, objectType: 0)
+            var varying = PositionDecoder.VaryingValues()
+            return (decoded, PositionDecoder.decodeInFull(&again, ids: decoder.ids, varying: &varying), quick)
+        }
+    }
+}
+#endif
