@@ -13,50 +13,51 @@
 /// equal values.
 public struct PositionUpdate: Sendable, BitwiseCopyable, Equatable {
     // The values, 0 where absent (what makes the synthesized == right).
-    private var frameValue = 0.0, speedValue = 0.0, barValue = 0.0, barBeatValue = 0.0, beatValue = 0.0
-    private var beatsPerBarValue = 0.0, beatsPerMinuteValue = 0.0
+    // Inlinable, with the accessors: every front end builds one an update a block.
+    @usableFromInline var frameValue = 0.0, speedValue = 0.0, barValue = 0.0, barBeatValue = 0.0, beatValue = 0.0
+    @usableFromInline var beatsPerBarValue = 0.0, beatsPerMinuteValue = 0.0
     /// Bit i set: the key of the i-th value above is present.
-    private var present: UInt8 = 0
+    @usableFromInline var present: UInt8 = 0
     /// A position key arrived with a type that is not a number.
     public var hasInvalidKey: Bool
 
     /// `time:frame`: the host's transport frame (the beat when no beat key is present; for a floor report, §1 rule 1, what makes its beat exact).
-    public var frame: Double? {
+    @inlinable public var frame: Double? {
         @_noLocks @inline(__always) get { present & 1 != 0 ? frameValue : nil }
         @_noLocks @inline(__always) set { frameValue = newValue ?? 0; present = newValue == nil ? present & ~1 : present | 1 }
     }
     /// `time:speed`: 1 is normal play, 0 stopped.
-    public var speed: Double? {
+    @inlinable public var speed: Double? {
         @_noLocks @inline(__always) get { present & 2 != 0 ? speedValue : nil }
         @_noLocks @inline(__always) set { speedValue = newValue ?? 0; present = newValue == nil ? present & ~2 : present | 2 }
     }
     /// `time:bar`, counted from 0.
-    public var bar: Double? {
+    @inlinable public var bar: Double? {
         @_noLocks @inline(__always) get { present & 4 != 0 ? barValue : nil }
         @_noLocks @inline(__always) set { barValue = newValue ?? 0; present = newValue == nil ? present & ~4 : present | 4 }
     }
     /// `time:barBeat`: beats since the start of `bar`.
-    public var barBeat: Double? {
+    @inlinable public var barBeat: Double? {
         @_noLocks @inline(__always) get { present & 8 != 0 ? barBeatValue : nil }
         @_noLocks @inline(__always) set { barBeatValue = newValue ?? 0; present = newValue == nil ? present & ~8 : present | 8 }
     }
     /// `time:beat`: beats since the start of the timeline.
-    public var beat: Double? {
+    @inlinable public var beat: Double? {
         @_noLocks @inline(__always) get { present & 16 != 0 ? beatValue : nil }
         @_noLocks @inline(__always) set { beatValue = newValue ?? 0; present = newValue == nil ? present & ~16 : present | 16 }
     }
     /// `time:beatsPerBar`.
-    public var beatsPerBar: Double? {
+    @inlinable public var beatsPerBar: Double? {
         @_noLocks @inline(__always) get { present & 32 != 0 ? beatsPerBarValue : nil }
         @_noLocks @inline(__always) set { beatsPerBarValue = newValue ?? 0; present = newValue == nil ? present & ~32 : present | 32 }
     }
     /// `time:beatsPerMinute`.
-    public var beatsPerMinute: Double? {
+    @inlinable public var beatsPerMinute: Double? {
         @_noLocks @inline(__always) get { present & 64 != 0 ? beatsPerMinuteValue : nil }
         @_noLocks @inline(__always) set { beatsPerMinuteValue = newValue ?? 0; present = newValue == nil ? present & ~64 : present | 64 }
     }
 
-    @_noLocks
+    @_noLocks @inlinable
     public init(
         frame: Double? = nil, speed: Double? = nil, bar: Double? = nil, barBeat: Double? = nil,
         beat: Double? = nil, beatsPerBar: Double? = nil, beatsPerMinute: Double? = nil,
