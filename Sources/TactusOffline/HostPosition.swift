@@ -69,23 +69,30 @@ public struct HostPosition: Equatable, Sendable {
     /// What the core receives: the decoding every front end (LV2, JACK, offline) performs.
     public var update: PositionUpdate {
         var u = PositionUpdate()
-        for (key, value) in fields {
-            guard let number = value.number else {
-                // Any time:Position key of a non-numeric type rejects the whole update (§6).
-                u.hasInvalidKey = true
-                continue
-            }
-            switch key {
-            case .frame: u.frame = number
-            case .speed: u.speed = number
-            case .bar: u.bar = number
-            case .barBeat: u.barBeat = number
-            case .beat: u.beat = number
-            case .beatsPerBar: u.beatsPerBar = number
-            case .beatsPerMinute: u.beatsPerMinute = number
-            case .beatUnit: break
-            }
-        }
+        for (key, value) in fields { u.set(key, value) }
         return u
+    }
+}
+
+extension PositionUpdate {
+    /// Takes one key of a report as every front end decodes it: its value as
+    /// a number; a key of a non-numeric type keeps its value and makes the
+    /// whole update ignored (§6).
+    @inline(__always)
+    mutating func set(_ key: PositionKey, _ value: WireValue) {
+        guard let number = value.number else {
+            hasInvalidKey = true
+            return
+        }
+        switch key {
+        case .frame: frame = number
+        case .speed: speed = number
+        case .bar: bar = number
+        case .barBeat: barBeat = number
+        case .beat: beat = number
+        case .beatsPerBar: beatsPerBar = number
+        case .beatsPerMinute: beatsPerMinute = number
+        case .beatUnit: break
+        }
     }
 }

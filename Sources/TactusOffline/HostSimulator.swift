@@ -40,8 +40,8 @@ public struct HostSimulator: Sendable {
     private var anchorBeat: Double = 0
     private var transportAnchor: Int64 = 0
     private var loop: (start: Double, end: Double)?
-    /// What the last `on-beat` report said: speed, whole beat, meter, tempo.
-    private var lastOnBeatReport: [Double]?
+    /// What the last `on-beat` report said.
+    private var lastOnBeatReport: OnBeatSignature?
 
     public init(script: TransportScript, sampleRate: Double) {
         self.script = script
@@ -91,48 +91,83 @@ public struct HostSimulator: Sendable {
 
     /// The position report for the host's state at `frame`.
     public func position(at frame: Int64) -> HostPosition {
+        var fields = FieldList()
+        report(at: frame, into: &fields)
+        return HostPosition(fields: fields.fields, asBlank: script.asBlank)
+    }
+
+    /// `position(at:).update`, built without the list of wire values in between.
+    public func positionUpdate(at frame: Int64) -> PositionUpdate {
+        var update = PositionUpdate()
+        report(at: frame, into: &update)
+        return update
+    }
+
+    /// Where a report's keys go, in the order the host sends them.
+    protocol ReportSink {
+        mutating func add(_ key: PositionKey, _ value: WireValue)
+    }
+
+    struct FieldList: ReportSink {
+        var fields: [(key: PositionKey, value: WireValue)] = []
+        mutating func add(_ key: PositionKey, _ value: WireValue) { fields.append((key, value)) }
+    }
+
+    /// The one description of what the host reports at `frame`: each key, in
+    /// order, with the wire type hosts use (what `position(at:)` lists and
+    /// `positionUpdate(at:)` decodes).
+    @inline(__always)
+    func report<Sink: ReportSink>(at frame: Int64, into sink: inout Sink) {
         let beat = hostBeat(at: frame)
-        var fields: [(key: PositionKey, value: WireValue)] = [
-            (.frame, .long(transportFrame(at: frame))), (.speed, .float(Float(speed))),
-        ]
         switch script.keys {
         case .bbt:
+            sink.add(.frame, .long(transportFrame(at: frame)))
+            sink.add(.speed, .float(Float(speed)))
             var bar = max(-4.0e18, min(4.0e18, (beat / beatsPerBar).rounded(.down)))
             var barBeat = beat - bar * beatsPerBar
             if let ticks = script.barBeatTicks {
                 barBeat = (barBeat * Double(ticks)).rounded() / Double(ticks)
                 if barBeat >= beatsPerBar { bar += 1; barBeat -= beatsPerBar }
             }
-            fields += [
-                (.bar, .long(Int64(bar))), (.barBeat, .float(Float(barBeat))), (.beatUnit, .int(4)),
-                (.beatsPerBar, .float(Float(beatsPerBar))), (.beatsPerMinute, .float(Float(tempo))),
-            ]
+            sink.add(.bar, .long(Int64(bar)))
+            sink.add(.barBeat, .float(Float(barBeat)))
+            sink.add(.beatUnit, .int(4))
+            sink.add(.beatsPerBar, .float(Float(beatsPerBar)))
+            sink.add(.beatsPerMinute, .float(Float(tempo)))
         case .beat:
-            fields += [(.beat, .double(beat)), (.beatsPerMinute, .float(Float(tempo)))]
+            sink.add(.frame, .long(transportFrame(at: frame)))
+            sink.add(.speed, .float(Float(speed)))
+            sink.add(.beat, .double(beat))
+            sink.add(.beatsPerMinute, .float(Float(tempo)))
         case .frame:
-            break
+            sink.add(.frame, .long(transportFrame(at: frame)))
+            sink.add(.speed, .float(Float(speed)))
         case .qtractor:
             let whole = HostSimulator.qtractorWholeBeat(beat)
             let bar = max(-4.0e18, min(4.0e18, (whole / beatsPerBar).rounded(.down)))
             // Qtractor forges its frame from a 32-bit float (qtractorLv2Plugin::updateTime):
             // exact up to 2^24 frames, every other frame beyond.
-            fields = [
-                (.frame, .long(Int64(Float(transportFrame(at: frame))))), (.speed, .float(Float(speed))),
-                (.bar, .long(Int64(bar))), (.beat, .double(whole - bar * beatsPerBar + 1)),
-                (.barBeat, .float(Float(bar * beatsPerBar))), (.beatUnit, .int(4)),
-                (.beatsPerBar, .float(Float(beatsPerBar))), (.beatsPerMinute, .float(Float(tempo))),
-            ]
+            sink.add(.frame, .long(Int64(Float(transportFrame(at: frame)))))
+            sink.add(.speed, .float(Float(speed)))
+            sink.add(.bar, .long(Int64(bar)))
+            sink.add(.beat, .double(whole - bar * beatsPerBar + 1))
+            sink.add(.barBeat, .float(Float(bar * beatsPerBar)))
+            sink.add(.beatUnit, .int(4))
+            sink.add(.beatsPerBar, .float(Float(beatsPerBar)))
+            sink.add(.beatsPerMinute, .float(Float(tempo)))
         case .muse:
+            sink.add(.frame, .long(transportFrame(at: frame)))
+            sink.add(.speed, .float(Float(speed)))
             let ticks = Double(script.floorTicks)
             let cut = max(-4.0e18, min(4.0e18, (beat * ticks).rounded(.down))) / ticks
             let bar = (cut / beatsPerBar).rounded(.down)
-            fields += [
-                (.beatsPerMinute, .float(Float(tempo))), (.beatsPerBar, .float(Float(beatsPerBar))),
-                (.beat, .double(cut)), (.bar, .long(Int64(bar))), (.barBeat, .float(Float(cut - bar * beatsPerBar))),
-                (.beatUnit, .int(4)),
-            ]
+            sink.add(.beatsPerMinute, .float(Float(tempo)))
+            sink.add(.beatsPerBar, .float(Float(beatsPerBar)))
+            sink.add(.beat, .double(cut))
+            sink.add(.bar, .long(Int64(bar)))
+            sink.add(.barBeat, .float(Float(cut - bar * beatsPerBar)))
+            sink.add(.beatUnit, .int(4))
         }
-        return HostPosition(fields: fields, asBlank: script.asBlank)
     }
 
     /// Qtractor's whole beat: its tick count at 960 a beat, rounded to the
@@ -141,9 +176,23 @@ public struct HostSimulator: Sendable {
         (max(-4.0e18, min(4.0e18, (beat * 960).rounded())) / 960).rounded(.down)
     }
 
-    /// What an `on-beat` host compares to decide whether to report.
-    private func onBeatSignature(at frame: Int64) -> [Double] {
-        [speed, HostSimulator.qtractorWholeBeat(hostBeat(at: frame)), beatsPerBar, tempo]
+    /// What an `on-beat` host compares to decide whether to report: speed, whole beat, meter, tempo.
+    struct OnBeatSignature: Equatable {
+        var speed, wholeBeat, beatsPerBar, tempo: Double
+    }
+
+    private func onBeatSignature(at frame: Int64) -> OnBeatSignature {
+        OnBeatSignature(speed: speed, wholeBeat: HostSimulator.qtractorWholeBeat(hostBeat(at: frame)), beatsPerBar: beatsPerBar, tempo: tempo)
+    }
+
+    /// An `on-beat` host's look at its transport at the start of a block of
+    /// `frameCount` frames: whether it reports (and remembers what it said).
+    private mutating func onBeatReportDue(at start: Int64, frameCount: Int) -> Bool {
+        guard frameCount > 0 else { return false }
+        let signature = onBeatSignature(at: start)
+        guard signature != lastOnBeatReport else { return false }
+        lastOnBeatReport = signature
+        return true
     }
 
     /// Everything the host delivers in the block `[start, start + frameCount)`,
@@ -162,10 +211,7 @@ public struct HostSimulator: Sendable {
         var onBeatChecked = !onBeat
         func checkOnBeat(into out: inout [TimedScriptInput]) {
             onBeatChecked = true
-            guard frameCount > 0 else { return }
-            let signature = onBeatSignature(at: start)
-            guard signature != lastOnBeatReport else { return }
-            lastOnBeatReport = signature
+            guard onBeatReportDue(at: start, frameCount: frameCount) else { return }
             out.insert(TimedScriptInput(offset: 0, input: .position(position(at: start))), at: 0)
         }
         var cursor = start
@@ -217,4 +263,37 @@ public struct HostSimulator: Sendable {
         }
         return out
     }
+}
+
+extension HostSimulator {
+    /// What a block in which the script does nothing brings.
+    public enum QuietBlock: Equatable, Sendable {
+        case nothing
+        /// One report at the block's first frame, as the core receives it (`HostPosition.update`).
+        case report(PositionUpdate)
+    }
+
+    /// What `inputs(blockStart:frameCount:)` would deliver, when the block is
+    /// one in which the script does nothing and the loop does not wrap (nearly
+    /// every block of a session): nothing, or the one report its start brings,
+    /// built straight into a `PositionUpdate`, without allocating. Nil for any
+    /// other block, which is then to be asked of `inputs`. Blocks must be asked
+    /// for in order, without gaps, of either method.
+    public mutating func quietBlock(blockStart start: Int64, frameCount: Int) -> QuietBlock? {
+        let end = start &+ Int64(frameCount)
+        if nextAction < script.actions.count, script.actions[nextAction].frame < end { return nil }
+        if let wrap = wrapFrame(from: start), wrap < end { return nil }
+        switch script.sendPolicy {
+        case .everyBlock:
+            return frameCount > 0 ? .report(positionUpdate(at: start)) : .nothing
+        case .onBeat:
+            return onBeatReportDue(at: start, frameCount: frameCount) ? .report(positionUpdate(at: start)) : .nothing
+        case .onChange:
+            return .nothing
+        }
+    }
+}
+
+extension PositionUpdate: HostSimulator.ReportSink {
+    mutating func add(_ key: PositionKey, _ value: WireValue) { set(key, value) }
 }

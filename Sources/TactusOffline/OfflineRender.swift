@@ -34,9 +34,6 @@ public struct OfflineRender {
     public var outputCapacity = 1 << 16
     /// Give every event its bar and beat (costs a little: blocks are rendered in steps).
     public var annotate = false
-    /// Asked after each block: true ends the render there (a failed write,
-    /// an output bound reached). The report then covers what was rendered.
-    public var shouldStop: (() -> Bool)?
     /// Sees every input the core receives, at its absolute frame (for tests and tracing).
     public var observer: ((Int64, DeliveredInput) -> Void)?
 
@@ -59,10 +56,12 @@ public struct OfflineRender {
     }
 
     /// Renders the whole script. `onBlock` sees each block's events (absolute
-    /// frames) and the frames rendered so far.
+    /// frames) and the frames rendered so far; `shouldStop`, asked after each
+    /// block, ends the render there when true (a failed write, an output bound
+    /// reached), and the report then covers what was rendered.
     public func run(
         pattern: Pattern, patternText: [UInt8]? = nil, loadPattern: PatternLoader,
-        onBlock: ([LoggedEvent], Int64) -> Void
+        shouldStop: () -> Bool = { false }, onBlock: ([LoggedEvent], Int64) -> Void
     ) -> Report {
         var report = Report()
         // The engine the plugin and `tactus jack` run, wrapped by a host that
@@ -83,10 +82,9 @@ public struct OfflineRender {
             }
             let size = Int(min(Int64(sizes.next()), script.endFrame - start))
             observer?(start, .blockStart(size))
-            let inputs = host.inputs(blockStart: start, frameCount: size)
             var edits: [(Int64, String)] = []
             sequencer.beginBlock(frameCount: size, eventCapacity: outputCapacity)
-            blockEvents.removeAll(keepingCapacity: true)
+            if !blockEvents.isEmpty { blockEvents.removeAll(keepingCapacity: true) }
             // Collects what the engine wrote so far, positioned by the clock it was rendered under.
             func collect() {
                 let events = sequencer.events
@@ -98,29 +96,43 @@ public struct OfflineRender {
                     blockEvents.append(LoggedEvent(frame: frame, bytes: [e.status, e.data1, e.data2], position: position))
                 }
             }
-            for input in inputs {
-                if annotate {
-                    sequencer.render(toOffset: input.offset)
-                    collect()
+            // Annotated logs are rendered in steps, up to each input.
+            func renderForAnnotation(toOffset offset: Int) {
+                guard annotate else { return }
+                sequencer.render(toOffset: offset)
+                collect()
+            }
+            func apply(_ update: PositionUpdate, atOffset offset: Int) {
+                observer?(start + Int64(offset), .position(update))
+                sequencer.apply(update, atOffset: offset)
+            }
+            // Most blocks bring at most the report of their start: taken without a list of inputs.
+            if let quiet = host.quietBlock(blockStart: start, frameCount: size) {
+                if case .report(let update) = quiet {
+                    renderForAnnotation(toOffset: 0)
+                    apply(update, atOffset: 0)
                 }
-                switch input.input {
-                case .position(let p):
-                    observer?(start + Int64(input.offset), .position(p.update))
-                    sequencer.apply(p.update, atOffset: input.offset)
-                case .midi(let bytes):
-                    observer?(start + Int64(input.offset), .midi(bytes))
-                    if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
-                        sequencer.allNotesOff(atOffset: input.offset)
-                    } else if bytes.count >= 3, let follow = MIDIInput.followEvent(status: bytes[0], data1: bytes[1], data2: bytes[2]) {
-                        sequencer.apply(follow, atOffset: input.offset)
+            } else {
+                for input in host.inputs(blockStart: start, frameCount: size) {
+                    renderForAnnotation(toOffset: input.offset)
+                    switch input.input {
+                    case .position(let p):
+                        apply(p.update, atOffset: input.offset)
+                    case .midi(let bytes):
+                        observer?(start + Int64(input.offset), .midi(bytes))
+                        if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
+                            sequencer.allNotesOff(atOffset: input.offset)
+                        } else if bytes.count >= 3, let follow = MIDIInput.followEvent(status: bytes[0], data1: bytes[1], data2: bytes[2]) {
+                            sequencer.apply(follow, atOffset: input.offset)
+                        }
+                    case .pattern(let path), .patternFile(let path):
+                        edits.append((start + Int64(input.offset), path))
+                    case .laneMutes(let bits):
+                        observer?(start + Int64(input.offset), .laneMutes(bits))
+                        sequencer.apply(.laneMutes(bits), atOffset: input.offset)
+                    case .get:
+                        break
                     }
-                case .pattern(let path), .patternFile(let path):
-                    edits.append((start + Int64(input.offset), path))
-                case .laneMutes(let bits):
-                    observer?(start + Int64(input.offset), .laneMutes(bits))
-                    sequencer.apply(.laneMutes(bits), atOffset: input.offset)
-                case .get:
-                    break
                 }
             }
             sequencer.endBlock()
@@ -150,7 +162,7 @@ public struct OfflineRender {
             start += Int64(size)
             report.blocks += 1
             onBlock(blockEvents, start)
-            if let shouldStop, shouldStop() { break }
+            if shouldStop() { break }
         }
         report.frames = start
         report.statistics = sequencer.renderer.statistics

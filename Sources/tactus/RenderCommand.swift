@@ -92,12 +92,12 @@ struct RenderCommand: ParsableCommand {
         // the options from locals, as reading an @Option goes through
         // ArgumentParser's generic storage (more than a block's rendering costs).
         let maxEvents = maxEvents, annotate = annotate, keepPlayed = smf != nil
-        render.shouldStop = { out.failed || events > maxEvents }
         let started = Date()
         var played: [LoggedEvent] = []
         let report = render.run(
             pattern: initial, patternText: text,
             loadPattern: { PatternFile.load(PatternFile.resolve($0, relativeTo: transport)) },
+            shouldStop: { out.failed || events > maxEvents },
             onBlock: { blockEvents, rendered in
                 events += blockEvents.count
                 if keepPlayed { played += blockEvents }

@@ -702,4 +702,60 @@ struct HostSimulatorTests {
             #expect(inputs == reference, "blocks \(plan)")
         }
     }
+
+    /// `quietBlock` (what the offline render asks first, allocating nothing)
+    /// answers only for blocks where `inputs` delivers nothing or one report at
+    /// the first frame, and then the same thing: two hosts, one asked only
+    /// `inputs`, the other `quietBlock` first, in lockstep over random scripts.
+    @Test func quietBlocksDeliverWhatInputsDelivers() throws {
+        var rng = SplitMix64(seed: 1_616)
+        var quiet = 0, blocks = 0
+        for round in 0..<240 {
+            let policy = ["every-block", "on-change", "on-beat"][round % 3]
+            let keys = ["bbt", "bbt\nround-ticks 1920", "beat", "frame", "qtractor", "muse"][Int(rng.next() % 6)]
+            var lines = ["rate 48000", "send \(policy)", "keys \(keys)", "0 tempo 120", "0 play"]
+            var frame: Int64 = Int64(rng.next() % 300)
+            for _ in 0..<10 {
+                frame += Int64(rng.next() % 30_000)
+                switch rng.next() % 8 {
+                case 0: lines.append("\(frame) tempo \(40 + Double(rng.next() % 20_000) / 100)")
+                case 1: lines.append("\(frame) locate \(Double(rng.next() % 256) / 16)")
+                case 2:  // short loops, so that the host wraps inside blocks and at their edges
+                    let loopStart = Double(rng.next() % 32) / 4
+                    lines.append("\(frame) loop \(loopStart) \(loopStart + 0.25 + Double(rng.next() % 16) / 4)")
+                case 3: lines.append("\(frame) meter \(1 + rng.next() % 7)")
+                case 4: lines.append("\(frame) \(rng.next() % 3 == 0 ? "stop" : "play")")
+                case 5: lines.append("\(frame) all-notes-off")
+                case 6: lines.append("\(frame) loop off")
+                default: lines.append("\(frame) position beat=\(rng.next() % 64):d")
+                }
+            }
+            lines.append("\(frame + 20_000) end")
+            let script = try parse(lines.joined(separator: "\n") + "\n")
+            var reference = HostSimulator(script: script, sampleRate: 48_000)
+            var host = HostSimulator(script: script, sampleRate: 48_000)
+            var start: Int64 = 0
+            while start < script.endFrame {
+                // Empty blocks, blocks of a few frames (a wrap on their last frame), and longer ones.
+                let sizes: [Int64] = [0, 1 + Int64(rng.next() % 4), 1 + Int64(rng.next() % 4), 1 + Int64(rng.next() % 2048), 1 + Int64(rng.next() % 2048)]
+                let n = Int(min(sizes[Int(rng.next() % 5)], script.endFrame - start))
+                let expected = reference.inputs(blockStart: start, frameCount: n)
+                if let got = host.quietBlock(blockStart: start, frameCount: n) {
+                    quiet += 1
+                    switch got {
+                    case .nothing:
+                        #expect(expected.isEmpty, "round \(round), block at \(start): quiet, but inputs delivers \(expected)")
+                    case .report(let update):
+                        #expect(expected.count == 1 && expected[0].offset == 0 && position(expected[0].input)?.update == update,
+                                "round \(round), block at \(start): a quiet report \(update), but inputs delivers \(expected)")
+                    }
+                } else {
+                    #expect(host.inputs(blockStart: start, frameCount: n) == expected, "round \(round), block at \(start)")
+                }
+                blocks += 1
+                start += Int64(n)
+            }
+        }
+        #expect(quiet > blocks / 2)
+    }
 }
