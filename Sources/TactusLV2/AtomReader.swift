@@ -54,17 +54,19 @@ struct AtomSequenceReader {
     @_noLocks
     mutating func next() -> AtomEvent? {
         guard let events else { return nil }
+        // Offsets stay below end + 8 and sizes below 2^32: the arithmetic
+        // cannot overflow, so it wraps instead of checking (a hot path).
         let header = 16  // LV2_Atom_Event: time (8) + atom (8)
-        guard end - offset >= header else { return nil }
+        guard end &- offset >= header else { return nil }
         let event = events + offset
         let frames = event.loadUnaligned(as: Int64.self)
         let size = Int(event.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
         let type = event.loadUnaligned(fromByteOffset: 12, as: UInt32.self)
-        guard size <= end - offset - header else {
+        guard size <= end &- offset &- header else {
             offset = end
             return nil
         }
-        offset += (header + size + 7) & ~7
+        offset &+= (header &+ size &+ 7) & ~7
         return AtomEvent(frames: frames, atom: AtomView(type: type, size: size, body: event + header))
     }
 }
@@ -102,16 +104,16 @@ struct AtomObjectReader {
     @_noLocks
     mutating func next() -> (key: LV2_URID, value: AtomView)? {
         let header = 16  // key (4) + context (4) + value atom header (8)
-        guard end - offset >= header else { return nil }
+        guard end &- offset >= header else { return nil }
         let p = properties + offset
         let key = p.loadUnaligned(as: UInt32.self)
         let size = Int(p.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
         let type = p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)
-        guard size <= end - offset - header else {
+        guard size <= end &- offset &- header else {
             offset = end
             return nil
         }
-        offset += (header + size + 7) & ~7
+        offset &+= (header &+ size &+ 7) & ~7  // below end + 8: no overflow
         return (key, AtomView(type: type, size: size, body: p + header))
     }
 }

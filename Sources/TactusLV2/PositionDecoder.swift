@@ -56,13 +56,14 @@ struct PositionDecoder: ~Copyable {
     static var capacityBytes: Int { 256 }
 
     let ids: PositionURIDs
-    /// The kept properties in 16-byte chunks, each masked by `keep`. Chunk i
-    /// lies at offset 16 i, except the last, at `keptBytes - 16` (overlapping
-    /// its predecessor when the size is not a multiple of 16).
-    private let expected: UnsafeMutablePointer<SIMD2<UInt64>>
-    /// Per chunk, the bits that must be equal: all but the varying values' bytes.
-    private let keep: UnsafeMutablePointer<SIMD2<UInt64>>
-    /// Scratch for building `keep`, one byte per byte of the object.
+    /// Per 16-byte chunk of the kept properties, two entries: the bits that
+    /// must be equal (all but the varying values' bytes), then the chunk's
+    /// bytes under that mask; side by side, so that a comparison reads one
+    /// stretch of memory. Chunk i lies at offset 16 i, except the last, at
+    /// `keptBytes - 16` (overlapping its predecessor when the size is not a
+    /// multiple of 16).
+    private let chunks: UnsafeMutablePointer<SIMD2<UInt64>>
+    /// Scratch for building the masks, one byte per byte of the object.
     private let keepBytes: UnsafeMutableRawPointer
     /// Size of the kept properties in bytes; 0 when nothing is kept.
     private var keptBytes = 0
@@ -97,14 +98,12 @@ struct PositionDecoder: ~Copyable {
     init(ids: PositionURIDs) {
         self.ids = ids
         let chunkCapacity = PositionDecoder.capacityBytes / 16
-        expected = .allocate(capacity: chunkCapacity)
-        keep = .allocate(capacity: chunkCapacity)
+        chunks = .allocate(capacity: 2 * chunkCapacity)
         keepBytes = .allocate(byteCount: PositionDecoder.capacityBytes, alignment: 16)
     }
 
     deinit {
-        expected.deallocate()
-        keep.deallocate()
+        chunks.deallocate()
         keepBytes.deallocate()
     }
 
@@ -130,9 +129,9 @@ struct PositionDecoder: ~Copyable {
         var diff = SIMD2<UInt64>()
         let last = chunkCount &- 1
         for i in 0..<last {
-            diff |= (base.loadUnaligned(fromByteOffset: i &<< 4, as: SIMD2<UInt64>.self) & keep[i]) ^ expected[i]
+            diff |= (base.loadUnaligned(fromByteOffset: i &<< 4, as: SIMD2<UInt64>.self) & chunks[2 &* i]) ^ chunks[2 &* i &+ 1]
         }
-        diff |= (base.loadUnaligned(fromByteOffset: keptBytes &- 16, as: SIMD2<UInt64>.self) & keep[last]) ^ expected[last]
+        diff |= (base.loadUnaligned(fromByteOffset: keptBytes &- 16, as: SIMD2<UInt64>.self) & chunks[2 &* last]) ^ chunks[2 &* last &+ 1]
         return diff == SIMD2<UInt64>()
     }
 
@@ -161,8 +160,9 @@ struct PositionDecoder: ~Copyable {
         chunkCount = (bytes.count &+ 15) &>> 4
         for i in 0..<chunkCount {
             let offset = i == chunkCount &- 1 ? bytes.count &- 16 : i &<< 4
-            keep[i] = keepBytes.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
-            expected[i] = base.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self) & keep[i]
+            let keep = keepBytes.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+            chunks[2 &* i] = keep
+            chunks[2 &* i &+ 1] = base.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self) & keep
         }
         kept = update
         keptBytes = bytes.count
