@@ -1,6 +1,6 @@
 # Tactus: sample-accurate MIDI pattern sequencer, as an LV2 plugin and a command line.
 #
-#   make               the plugin bundle (plugin.lv2/tactus.so) and the command line
+#   make               the plugin bundle (plugin.lv2/tactus.so, its editor tactus_ui.so) and the command line
 #   make test          every test (installs what a fresh Debian machine lacks)
 #   make demo          Tactus in jalv on a private JACK server, recorded and checked against tactus render
 #   make demo-offline  render the demo pattern over a transport with a tempo change and a loop
@@ -25,7 +25,7 @@ LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
 # What building needs (the plugin, tactus), what the tests and the demo add.
 # scripts/install-deps names them under other distributions' names too, and
 # goes on when their headers and tools are present without dpkg.
-BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev liblilv-dev libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont
+BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev liblilv-dev libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont libx11-dev libcairo2-dev
 TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido openttd-openmsx planetblupi-music-midi ardour-lv2-plugins
 DEMO_PACKAGES  := jackd2 jalv
 ifeq ($(PREFIX),)
@@ -60,9 +60,11 @@ cli: deps
 # subset, or an allocation on the audio path, fails here.
 plugin: deps
 	$(SWIFT) build -c $(CONFIG) --product TactusLV2
+	$(SWIFT) build -c $(CONFIG) --product TactusUI
 	cp $(BUILD_DIR)/libTactusLV2.so plugin.lv2/tactus.so
+	cp $(BUILD_DIR)/libTactusUI.so plugin.lv2/tactus_ui.so
 	@mkdir -p $(LV2_PATH_LOCAL) && ln -sfn ../../plugin.lv2 $(LV2_PATH_LOCAL)/tactus.lv2
-	@echo "tactus: built plugin.lv2/tactus.so (LV2_PATH=$(LV2_PATH_LOCAL) finds it)"
+	@echo "tactus: built plugin.lv2/tactus.so and its editor tactus_ui.so (LV2_PATH=$(LV2_PATH_LOCAL) finds them)"
 
 embedded-check: plugin
 
@@ -75,6 +77,11 @@ validate: plugin deps-test
 	@exports=$$(nm -D --defined-only plugin.lv2/tactus.so | awk '$$2 ~ /[A-Z]/ {print $$3}' | tr '\n' ' '); \
 	    [ "$$exports" = "lv2_descriptor " ] || { echo "tactus: tactus.so exports $$exports"; exit 1; }
 	@echo "tactus: tactus.so needs libc only and exports lv2_descriptor only"
+	@needed=$$(readelf -d plugin.lv2/tactus_ui.so | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | LC_ALL=C sort | tr '\n' ' '); \
+	    [ "$$needed" = "libX11.so.6 libc.so.6 libcairo.so.2 " ] || { echo "tactus: tactus_ui.so needs $$needed"; exit 1; }
+	@exports=$$(nm -D --defined-only plugin.lv2/tactus_ui.so | awk '$$2 ~ /[A-Z]/ {print $$3}' | tr '\n' ' '); \
+	    [ "$$exports" = "lv2ui_descriptor " ] || { echo "tactus: tactus_ui.so exports $$exports"; exit 1; }
+	@echo "tactus: tactus_ui.so needs libc, libX11 and libcairo only and exports lv2ui_descriptor only"
 
 # Load and run the bundle with /opt/swift hidden under an empty tmpfs, in a
 # private mount namespace (needs root, as CI has): no Swift toolchain needed.
@@ -169,11 +176,11 @@ bench:
 # as make test leaves it), so that `make && sudo make install` needs no Swift
 # toolchain on root's PATH.
 install:
-	@[ -f plugin.lv2/tactus.so ] || $(MAKE) plugin
+	@[ -f plugin.lv2/tactus.so ] && [ -f plugin.lv2/tactus_ui.so ] || $(MAKE) plugin
 	@if [ ! -x $(BUILD_DIR)/tactus ] || ldd $(BUILD_DIR)/tactus | grep -q libswiftCore; then $(MAKE) cli; fi
 	install -d $(LV2_INSTALL_DIR)/tactus.lv2
-	install -m 644 plugin.lv2/manifest.ttl plugin.lv2/tactus.ttl plugin.lv2/presets.ttl $(LV2_INSTALL_DIR)/tactus.lv2/
-	install -m 755 plugin.lv2/tactus.so $(LV2_INSTALL_DIR)/tactus.lv2/
+	install -m 644 plugin.lv2/manifest.ttl plugin.lv2/tactus.ttl plugin.lv2/presets.ttl plugin.lv2/editor.ttl $(LV2_INSTALL_DIR)/tactus.lv2/
+	install -m 755 plugin.lv2/tactus.so plugin.lv2/tactus_ui.so $(LV2_INSTALL_DIR)/tactus.lv2/
 	install -d $(BIN_INSTALL_DIR)
 	install -m 755 $(BUILD_DIR)/tactus $(BIN_INSTALL_DIR)/tactus
 	@echo "tactus: installed $(LV2_INSTALL_DIR)/tactus.lv2 and $(BIN_INSTALL_DIR)/tactus"
@@ -184,7 +191,7 @@ uninstall:
 	rm -rf $(LV2_INSTALL_DIR)/tactus.lv2 $(BIN_INSTALL_DIR)/tactus
 
 clean:
-	rm -rf .build plugin.lv2/tactus.so
+	rm -rf .build plugin.lv2/tactus.so plugin.lv2/tactus_ui.so
 
 # --- Robustness (docs/robustness.md): fuzzing, sanitizers, the soak -----------------------
 #
