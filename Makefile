@@ -8,6 +8,7 @@
 #                      $(DESTDIR)$(PREFIX)/lib/lv2 and $(DESTDIR)$(PREFIX)/bin when PREFIX is given
 #   make cli-test      the command line as a person meets it (Tests/CommandLine/cli-test)
 #   make bounce-test   tactus bounce as a person meets it (Tests/CommandLine/bounce-test)
+#   make editor-test   the pattern editor in the project's test host under Xvfb: messages, pixels, X input, a monkey, valgrind
 #   make test-long     the property tests with 10^7 blocks
 #   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed;
 #                      and in Carla when TACTUS_CARLA_DIR names a Carla build (docs/hosts.md)
@@ -37,7 +38,7 @@ BIN_INSTALL_DIR := $(DESTDIR)$(PREFIX)/bin
 endif
 
 .PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
-.PHONY: deps-test deps-demo cli-test cli-without-swift bounce-test
+.PHONY: deps-test deps-demo cli-test cli-without-swift bounce-test editor-test
 
 all: plugin cli
 
@@ -114,12 +115,22 @@ test-unit:
 cli-test: tools deps-test
 	@BUILD=$(BUILD_DIR) Tests/CommandLine/cli-test
 
-test: deps deps-test plugin validate load-without-swift cli-without-swift test-unit cli-test bounce-test fuzz-smoke host-test-if-possible
+test: deps deps-test plugin validate load-without-swift cli-without-swift test-unit cli-test bounce-test editor-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
 # tactus bounce as a person meets it: files, messages, a full disk (docs/bounce.md).
 bounce-test: tools deps-test
 	@BUILD=$(BUILD_DIR) Tests/CommandLine/bounce-test
+
+# The editor (tactus_ui.so) as a person meets it, headless: two instances in the
+# project's test host (Sources/tactus-editorhost) under Xvfb, real X input
+# through xdotool, messages and pixels checked, a monkey, valgrind (Tests/Editor).
+EDITOR_TEST_PACKAGES := xvfb xdotool imagemagick valgrind
+
+editor-test: plugin tools
+	@scripts/install-deps $(EDITOR_TEST_PACKAGES)
+	$(SWIFT) build -c $(CONFIG) --product tactus-editorhost
+	@BUILD=$(BUILD_DIR) Tests/Editor/editor-test
 
 HOST_PACKAGES := ardour jalv jackd2 qtractor xvfb xdotool imagemagick
 

@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "tactus-lv2host", targets: ["tactus-lv2host"]),
         .executable(name: "tactus-lv2bench", targets: ["tactus-lv2bench"]),
         .executable(name: "tactus-hosttest", targets: ["tactus-hosttest"]),
+        // The editor's test host (Tests/Editor): loads tactus_ui.so under X, records what it writes.
+        .executable(name: "tactus-editorhost", targets: ["tactus-editorhost"]),
         // Preloaded into a host to count allocator and lock calls inside run().
         .library(name: "TactusRTCheck", type: .dynamic, targets: ["TactusRTCheck"]),
         .library(name: "TactusCore", targets: ["TactusCore"]),
@@ -55,6 +57,11 @@ let package = Package(
             linkerSettings: [.unsafeFlags([
                 "-Xlinker", "--version-script=\(root)/Sources/TactusLV2/exports.map", "-Xlinker", "--gc-sections",
             ])]),
+        // The editor's test host, in C: two instances of tactus_ui.so under windows of
+        // its own, idled like a host's UI thread, every write_function call logged.
+        .executableTarget(
+            name: "tactus-editorhost", dependencies: ["CLV2"],
+            linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo"), .linkedLibrary("dl")]),
         // The editor's C side: LV2 UI, X11 and cairo headers, its descriptor table.
         .target(name: "CLV2UI", dependencies: ["CLV2"], linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo")]),
         // The pattern editor (ui:X11UI), Embedded Swift on the same Embedded core as
