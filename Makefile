@@ -78,10 +78,10 @@ validate: plugin deps-test
 	    [ "$$exports" = "lv2_descriptor " ] || { echo "tactus: tactus.so exports $$exports"; exit 1; }
 	@echo "tactus: tactus.so needs libc only and exports lv2_descriptor only"
 	@needed=$$(readelf -d plugin.lv2/tactus_ui.so | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | LC_ALL=C sort | tr '\n' ' '); \
-	    [ "$$needed" = "libX11.so.6 libc.so.6 libcairo.so.2 " ] || { echo "tactus: tactus_ui.so needs $$needed"; exit 1; }
+	    [ "$$needed" = "libX11.so.6 libc.so.6 libcairo.so.2 libm.so.6 " ] || { echo "tactus: tactus_ui.so needs $$needed"; exit 1; }
 	@exports=$$(nm -D --defined-only plugin.lv2/tactus_ui.so | awk '$$2 ~ /[A-Z]/ {print $$3}' | tr '\n' ' '); \
 	    [ "$$exports" = "lv2ui_descriptor " ] || { echo "tactus: tactus_ui.so exports $$exports"; exit 1; }
-	@echo "tactus: tactus_ui.so needs libc, libX11 and libcairo only and exports lv2ui_descriptor only"
+	@echo "tactus: tactus_ui.so needs libc (with libm), libX11 and libcairo only and exports lv2ui_descriptor only"
 
 # Load and run the bundle with /opt/swift hidden under an empty tmpfs, in a
 # private mount namespace (needs root, as CI has): no Swift toolchain needed.
