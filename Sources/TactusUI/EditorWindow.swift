@@ -27,6 +27,8 @@ final class EditorWindow {
     private var playhead = PlayheadClock()
     /// The last error the plugin reported, or a notice of the editor's own.
     private var status: [UInt8] = []
+    /// Whether `status` is an error (red) rather than a notice.
+    private var statusIsError = false
     private var needsDraw = true
     private var lastLease = 0.0
     /// Whether the plugin's pattern has been shown yet (the first one sets the view's keys).
@@ -86,14 +88,18 @@ final class EditorWindow {
                 switch editor.replace(with: text) {
                 case .success:
                     status = []
+                    statusIsError = false
                     // The view opens on the plugin's pattern, not on the placeholder it replaced.
                     if !hasPluginPattern { editor.geometry.fitKeys(of: editor.laneNotes) }
                     hasPluginPattern = true
-                case .failure(let error): status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
+                case .failure(let error):
+                    status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
+                    statusIsError = true
                 }
             }
         case .error(let text):
             status = text
+            statusIsError = true
         case .playhead(let beat, let tempo, let speed):
             playhead.receive(beat: beat, beatsPerMinute: tempo, speed: speed, at: tactus_ui_monotonic_seconds())
         }
@@ -172,8 +178,10 @@ final class EditorWindow {
         if effects.commit {
             let text = editor.text()
             if link.sendPattern(text) {
-                status = editor.document.notice ?? []
+                status = editor.notice ?? []
+                statusIsError = false
             } else {
+                statusIsError = true
                 status = Array("this pattern is \(text.count) bytes, more than the \(PluginLink.textLimit) a message to the plugin may hold: nothing was sent (save it as a file and load it with the Pattern file parameter)".utf8)
             }
             needsDraw = true
@@ -187,7 +195,7 @@ final class EditorWindow {
         // Drawn off screen, then shown at once: no flicker under the playhead.
         cairo_push_group(cr)
         let beat: Double? = playhead.isKnown ? playhead.beat(at: now) : nil
-        PianoRollPainter.draw(editor, playheadBeat: beat, rolling: playhead.isRolling, status: status, on: cr)
+        PianoRollPainter.draw(editor, playheadBeat: beat, rolling: playhead.isRolling, status: status, statusIsError: statusIsError, on: cr)
         cairo_pop_group_to_source(cr)
         cairo_paint(cr)
         cairo_destroy(cr)

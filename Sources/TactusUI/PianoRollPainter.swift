@@ -27,7 +27,7 @@ enum PianoRollPainter {
 
     /// `playheadBeat`: where the playhead is (global beats), nil when the plugin has not said;
     /// `rolling`: whether notes under it sound (they are lit).
-    static func draw(_ editor: PianoRollEditor, playheadBeat: Double?, rolling: Bool, status: [UInt8], on cr: OpaquePointer) {
+    static func draw(_ editor: PianoRollEditor, playheadBeat: Double?, rolling: Bool, status: [UInt8], statusIsError: Bool, on cr: OpaquePointer) {
         let g = editor.geometry
         let lane = editor.document.lanes[editor.laneIndex]
         let length = lane.length.approximateValue
@@ -175,7 +175,7 @@ enum PianoRollPainter {
         color(cr, 0.75, 0.75, 0.8)
         text(cr, Array("snap ".utf8) + editor.snap.label, x: x + 8, y: 14, size: 11)
         if !status.isEmpty {
-            color(cr, 1.0, 0.55, 0.45)
+            if statusIsError { color(cr, 1.0, 0.45, 0.4) } else { color(cr, 0.85, 0.8, 0.55) }
             text(cr, status, x: x + 80, y: 14, size: 11)
         }
     }
