@@ -88,8 +88,9 @@ validate: plugin deps-test
 load-without-swift: plugin deps-test
 	@if [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null; then \
 	    unshare -m sh -c 'mount -t tmpfs none /opt/swift && echo "tactus: /opt/swift hidden: $$(ls -A /opt/swift | wc -l) entries" && \
-	        LV2_PATH=$(LV2_PATH_LOCAL) lv2bench urn:tactus:sequencer' && \
-	    echo "tactus: the plugin loads and runs with no Swift toolchain"; \
+	        LV2_PATH=$(LV2_PATH_LOCAL) lv2bench urn:tactus:sequencer && \
+	        python3 -c "import ctypes; d = ctypes.CDLL(\"plugin.lv2/tactus_ui.so\").lv2ui_descriptor; d.restype = ctypes.c_void_p; assert d(0)" ' && \
+	    echo "tactus: the plugin and its editor load (and the plugin runs) with no Swift toolchain"; \
 	else echo "tactus: skipping the no-Swift load check (needs root for a mount namespace)"; fi
 
 # make install into a scratch folder, then the installed tactus run with
