@@ -63,7 +63,7 @@ let package = Package(
             name: "tactus-editorhost", dependencies: ["CLV2"],
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo"), .linkedLibrary("dl")]),
         // The editor's C side: LV2 UI, X11 and cairo headers, its descriptor table.
-        .target(name: "CLV2UI", dependencies: ["CLV2"], linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo")]),
+        .target(name: "CLV2UI", dependencies: ["CLV2"], linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo"), .linkedLibrary("m")]),
         // The pattern editor (ui:X11UI), Embedded Swift on the same Embedded core as
         // the plugin: the .so needs libc, libX11 and libcairo, and exports lv2ui_descriptor.
         .target(

@@ -42,6 +42,8 @@ public func instantiate(
     hints.base_width = width
     hints.base_height = height
     XSetWMNormalHints(display, window, &hints)
+    // A name, so that tools (and the tests' xdotool) can find the editor's own window.
+    XStoreName(display, window, "Tactus pattern editor")
     XSelectInput(
         display, window,
         Int(ExposureMask | ButtonPressMask | ButtonReleaseMask | Button1MotionMask | Button2MotionMask | Button3MotionMask

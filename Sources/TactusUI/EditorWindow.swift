@@ -27,9 +27,12 @@ final class EditorWindow {
     private var playhead = PlayheadClock()
     /// The last error the plugin reported, or a notice of the editor's own.
     private var status: [UInt8] = []
+    /// Whether `status` is an error (red) rather than a notice.
+    private var statusIsError = false
     private var needsDraw = true
     private var lastLease = 0.0
-    private var lastPlayheadX = -1.0
+    /// Whether the plugin's pattern has been shown yet (the first one sets the view's keys).
+    private var hasPluginPattern = false
 
     init(display: OpaquePointer, window: Window, surface: OpaquePointer, width: Int32, height: Int32, link: PluginLink) {
         self.display = display
@@ -38,7 +41,11 @@ final class EditorWindow {
         self.width = width
         self.height = height
         self.link = link
-        editor = PianoRollEditor(width: Double(width), height: Double(height))
+        // The built-in pattern until the plugin answers the patch:Get (it always parses).
+        let document = (try? EditorDocument(parsing: DefaultPattern.bytes)) ?? (try! EditorDocument(parsing: Array("tactus-pattern 1\nlength 4\n".utf8)))
+        editor = PianoRollEditor(document: document, width: Double(width), height: Double(height))
+        // The ruler sits below the top line of lane tabs.
+        editor.geometry.rulerHeight = PianoRollPainter.tabsHeight + 20
     }
 
     /// Asks the plugin for its pattern and starts the playhead lease.
@@ -62,7 +69,10 @@ final class EditorWindow {
             link.sendLease(open: true)
             lastLease = now
         }
-        if playhead.isRolling { needsDraw = true }
+        if playhead.isRolling {
+            needsDraw = true
+            apply(editor.playheadMoved(toBeat: playhead.beat(at: now)))
+        }
         if needsDraw {
             draw(now: now)
             needsDraw = false
@@ -74,14 +84,22 @@ final class EditorWindow {
         guard let message = link.receive(port: port, size: size, format: format, buffer: buffer) else { return }
         switch message {
         case .pattern(let text):
-            if text != editor.document.text() {
+            if text != editor.text() {
                 switch editor.replace(with: text) {
-                case .success: status = []
-                case .failure(let error): status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
+                case .success:
+                    status = []
+                    statusIsError = false
+                    // The view opens on the plugin's pattern, not on the placeholder it replaced.
+                    if !hasPluginPattern { editor.geometry.fitKeys(of: editor.laneNotes) }
+                    hasPluginPattern = true
+                case .failure(let error):
+                    status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
+                    statusIsError = true
                 }
             }
         case .error(let text):
             status = text
+            statusIsError = true
         case .playhead(let beat, let tempo, let speed):
             playhead.receive(beat: beat, beatsPerMinute: tempo, speed: speed, at: tactus_ui_monotonic_seconds())
         }
@@ -113,8 +131,13 @@ final class EditorWindow {
             // Keyboard shortcuts need the focus; a click in the editor asks for it.
             XSetInputFocus(display, window, RevertToParent, Time(CurrentTime))
             let b = event.xbutton
-            if b.button == 4 || b.button == 5 {
-                apply(editor.scroll(up: b.button == 4, x: Double(b.x), y: Double(b.y), modifiers: modifiers(b.state)))
+            if b.button >= 4 && b.button <= 7 {
+                // The wheel: 4 up, 5 down, 6 left, 7 right (one notch each).
+                let dx: Double = b.button == 6 ? -1 : (b.button == 7 ? 1 : 0)
+                let dy: Double = b.button == 4 ? -1 : (b.button == 5 ? 1 : 0)
+                apply(editor.wheel(x: Double(b.x), y: Double(b.y), deltaX: dx, deltaY: dy, modifiers: modifiers(b.state)))
+            } else if b.button == 1, Double(b.y) < PianoRollPainter.tabsHeight {
+                if let lane = PianoRollPainter.lane(atX: Double(b.x), in: editor) { apply(editor.selectLane(lane)) }
             } else if let button = MouseButton(x11: b.button) {
                 apply(editor.press(x: Double(b.x), y: Double(b.y), button: button, modifiers: modifiers(b.state)))
             }
@@ -126,27 +149,24 @@ final class EditorWindow {
             let b = event.xbutton
             if b.button >= 1 && b.button <= 3 { apply(editor.release(x: Double(b.x), y: Double(b.y))) }
         case KeyPress:
-            let keysym = XLookupKeysym(&event.xkey, 0)
+            // The shifted symbol when Shift is held (`+` on most layouts, `Z`).
+            let shifted = event.xkey.state & UInt32(ShiftMask) != 0
+            var keysym = XLookupKeysym(&event.xkey, shifted ? 1 : 0)
+            if keysym == 0 { keysym = XLookupKeysym(&event.xkey, 0) }
             if let key = EditorKey(keysym: keysym, modifiers: modifiers(event.xkey.state)) { apply(editor.key(key)) }
         default:
             break
         }
     }
 
-    private func modifiers(_ state: UInt32) -> EditorModifiers {
-        var result = EditorModifiers()
-        if state & UInt32(ShiftMask) != 0 { result.insert(.shift) }
-        if state & UInt32(ControlMask) != 0 { result.insert(.control) }
-        if state & UInt32(Mod1Mask) != 0 { result.insert(.alternate) }
-        return result
-    }
+    private func modifiers(_ state: UInt32) -> EditorModifiers { EditorModifiers(x11: state) }
 
     private func resize(width w: Int32, height h: Int32) {
         guard w != width || h != height, w > 0, h > 0 else { return }
         width = w
         height = h
         cairo_xlib_surface_set_size(surface, w, h)
-        editor.resize(width: Double(w), height: Double(h))
+        apply(editor.resize(width: Double(w), height: Double(h)))
         needsDraw = true
     }
 
@@ -156,10 +176,12 @@ final class EditorWindow {
         if effects.redraw { needsDraw = true }
         if let note = effects.audition { link.sendAudition(key: note.key, velocity: note.velocity, channel: note.channel) }
         if effects.commit {
-            let text = editor.document.text()
+            let text = editor.text()
             if link.sendPattern(text) {
-                status = editor.document.notice ?? []
+                status = editor.notice ?? []
+                statusIsError = false
             } else {
+                statusIsError = true
                 status = Array("this pattern is \(text.count) bytes, more than the \(PluginLink.textLimit) a message to the plugin may hold: nothing was sent (save it as a file and load it with the Pattern file parameter)".utf8)
             }
             needsDraw = true
@@ -173,7 +195,7 @@ final class EditorWindow {
         // Drawn off screen, then shown at once: no flicker under the playhead.
         cairo_push_group(cr)
         let beat: Double? = playhead.isKnown ? playhead.beat(at: now) : nil
-        PianoRollPainter.draw(editor, playheadBeat: beat, status: status, on: cr)
+        PianoRollPainter.draw(editor, playheadBeat: beat, rolling: playhead.isRolling, status: status, statusIsError: statusIsError, on: cr)
         cairo_pop_group_to_source(cr)
         cairo_paint(cr)
         cairo_destroy(cr)

@@ -9,7 +9,25 @@ import TactusCoreEmbedded
 ///
 /// Stateless; UI thread; O(notes shown + grid lines shown) per frame.
 enum PianoRollPainter {
-    static func draw(_ editor: PianoRollEditor, playheadBeat: Double?, status: [UInt8], on cr: OpaquePointer) {
+    /// The top line's height: lane tabs, the snap grid, the status. The ruler is below it.
+    static var tabsHeight: Double { 20 }
+
+    /// Which lane tab is at `x` on the top line, if any (the tabs are laid out as `draw` lays them).
+    static func lane(atX x: Double, in editor: PianoRollEditor) -> Int? {
+        var left = 4.0
+        for (index, lane) in editor.document.lanes.enumerated() {
+            let w = tabWidth(lane.name)
+            if x >= left && x < left + w { return index }
+            left += w + 4
+        }
+        return nil
+    }
+
+    private static func tabWidth(_ name: [UInt8]) -> Double { Double(name.count) * 7 + 12 }
+
+    /// `playheadBeat`: where the playhead is (global beats), nil when the plugin has not said;
+    /// `rolling`: whether notes under it sound (they are lit).
+    static func draw(_ editor: PianoRollEditor, playheadBeat: Double?, rolling: Bool, status: [UInt8], statusIsError: Bool, on cr: OpaquePointer) {
         let g = editor.geometry
         let lane = editor.document.lanes[editor.laneIndex]
         let length = lane.length.approximateValue
@@ -24,8 +42,8 @@ enum PianoRollPainter {
         cairo_paint(cr)
 
         // Key rows: black keys darker.
-        let gridLeft = g.keyboardWidth, gridRight = g.width
-        let gridTop = g.rulerHeight, gridBottom = g.height - g.velocityHeight
+        let gridLeft = g.gridLeft, gridRight = g.width
+        let gridTop = g.gridTop, gridBottom = g.gridBottom
         for key in g.visibleKeys {
             let y = g.y(forKey: key)
             if isBlack(key) { color(cr, 0.15, 0.15, 0.18) } else { color(cr, 0.19, 0.19, 0.22) }
@@ -44,7 +62,7 @@ enum PianoRollPainter {
         }
 
         // Grid lines: the snap grid faint, beats brighter, bars (4 beats) brightest.
-        let visible = g.visibleBeats
+        let visible = g.firstBeat...g.lastVisibleBeat
         if let step = editor.snap.step?.approximateValue, step * g.pixelsPerBeat >= 4 {
             var i = (visible.lowerBound / step).rounded(.down)
             while i * step <= visible.upperBound {
@@ -64,14 +82,14 @@ enum PianoRollPainter {
                 color(cr, 0.8, 0.8, 0.85)
                 if bar || g.pixelsPerBeat >= 28 {
                     let beatNumber = Int(b)
-                    text(cr, bar ? "\(beatNumber / 4 + 1)" : "\(beatNumber / 4 + 1).\(beatNumber % 4 + 1)", x: x + 3, y: gridTop - 6, size: 11)
+                    text(cr, bar ? "\(beatNumber / 4 + 1)" : "\(beatNumber / 4 + 1).\(beatNumber % 4 + 1)", x: x + 3, y: gridTop - 5, size: 10)
                 }
             }
             b += 1
         }
 
         // Notes of this lane: colour by velocity (dim blue to bright orange).
-        for note in editor.document.notes where note.lane == editor.laneIndex {
+        for note in editor.laneNotes {
             let start = note.start.approximateValue
             let key = Int(note.key)
             guard g.visibleKeys.contains(key) else { continue }
@@ -80,7 +98,7 @@ enum PianoRollPainter {
             let y = g.y(forKey: key)
             let v = Double(note.velocity) / 127
             var sounding = false
-            if let beat = laneBeat {
+            if rolling, let beat = laneBeat {
                 let end = note.approximateEnd
                 sounding = (beat >= start && beat < end) || (end > length && beat < end - length)
             }
@@ -101,9 +119,15 @@ enum PianoRollPainter {
             }
         }
 
-        // The ruler's band and the loop marker (a handle to drag).
-        color(cr, 0.09, 0.09, 0.1)
-        rect(cr, 0, 0, g.width, 20)
+        // A rubber band being dragged.
+        if let band = editor.selectionRectangle {
+            color(cr, 0.6, 0.8, 1.0, 0.2)
+            let x0 = g.x(forBeat: band.firstBeat), x1 = g.x(forBeat: band.lastBeat)
+            let y0 = g.y(forKey: band.highKey), y1 = g.y(forKey: band.lowKey) + g.keyHeight
+            rect(cr, x0, y0, x1 - x0, y1 - y0)
+        }
+
+        // The loop marker (a handle to drag in the ruler).
         if loopX >= gridLeft && loopX <= gridRight {
             color(cr, 0.95, 0.6, 0.15)
             rect(cr, loopX - 1, gridTop - 14, 3, gridBottom - gridTop + 14)
@@ -135,11 +159,13 @@ enum PianoRollPainter {
         }
 
         // The top line: lane tabs, the snap grid, and the status (an error or a notice).
+        color(cr, 0.09, 0.09, 0.1)
+        rect(cr, 0, 0, g.width, tabsHeight)
         var x = 4.0
         for (index, l) in editor.document.lanes.enumerated() {
             let selected = index == editor.laneIndex
             let label = l.name
-            let w = Double(label.count) * 7 + 12
+            let w = tabWidth(label)
             if selected { color(cr, 0.3, 0.45, 0.7) } else { color(cr, 0.2, 0.2, 0.24) }
             rect(cr, x, 2, w, 16)
             color(cr, 0.95, 0.95, 0.95)
@@ -149,7 +175,7 @@ enum PianoRollPainter {
         color(cr, 0.75, 0.75, 0.8)
         text(cr, Array("snap ".utf8) + editor.snap.label, x: x + 8, y: 14, size: 11)
         if !status.isEmpty {
-            color(cr, 1.0, 0.55, 0.45)
+            if statusIsError { color(cr, 1.0, 0.45, 0.4) } else { color(cr, 0.85, 0.8, 0.55) }
             text(cr, status, x: x + 80, y: 14, size: 11)
         }
     }

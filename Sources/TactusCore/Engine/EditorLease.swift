@@ -5,8 +5,8 @@
 /// about once a second) and ends it with `urn:tactus:editorClosed`; a lease
 /// not renewed runs out after `leaseSeconds`, so an editor that crashed or a
 /// host that lost the message costs nothing for long. While leased, a
-/// playhead is due every `1/30` s of frames, and at once after a transport
-/// change.
+/// playhead is due every `1/30` s of frames while rolling, and at once after
+/// a transport change (while stopped nothing moves, so nothing else is sent).
 ///
 /// Value type; audio thread; every operation O(1).
 struct EditorLease: Sendable, BitwiseCopyable {
@@ -50,11 +50,11 @@ struct EditorLease: Sendable, BitwiseCopyable {
     }
 
     /// The end of a block of `frameCount` frames: whether a playhead goes out now.
-    mutating func endBlock(frameCount: Int) -> Bool {
+    mutating func endBlock(frameCount: Int, rolling: Bool) -> Bool {
         guard framesLeft > 0 else { return false }
         framesLeft &-= Int64(frameCount)
         framesSincePlayhead &+= Int64(frameCount)
-        guard isDue || framesSincePlayhead >= interval else { return false }
+        guard isDue || (rolling && framesSincePlayhead >= interval) else { return false }
         isDue = false
         framesSincePlayhead = 0
         return true

@@ -198,7 +198,7 @@ public struct Sequencer: ~Copyable {
     public mutating func takeOwed() -> OwedNotifications {
         var result = owed
         owed = OwedNotifications()
-        if editorLease.endBlock(frameCount: blockFrames) { result.insert(.playhead) }
+        if editorLease.endBlock(frameCount: blockFrames, rolling: renderer.clock.isRolling) { result.insert(.playhead) }
         if renderer.statistics.droppedNoteOns != reportedDrops { result.insert(.droppedNoteOns) }
         return result
     }
