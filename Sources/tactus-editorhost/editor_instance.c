@@ -20,11 +20,13 @@ double monotonic_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Where instance n's parent window goes: two columns of 800 by 480 pixels. */
+/* Where instance n's parent window goes: two to a row, 1024 by 600 pixels
+ * each, so that an editor grown by a resize does not cover its neighbour
+ * (XGetImage would read the neighbour's pixels there). */
 static void parent_place(int number, int *x, int *y)
 {
-    *x = ((number - 1) % 2) * 800;
-    *y = ((number - 1) / 2) * 480;
+    *x = ((number - 1) % 2) * 1024;
+    *y = ((number - 1) / 2) * 600;
 }
 
 bool editor_host_load(EditorHost *host, const char *ui_path)

@@ -3,9 +3,10 @@
  *   tactus-editorhost [--ui FILE] [--log FILE] [--instances N] [--script FILE] [--keep-loaded]
  *
  * Loads the editor (--ui, default plugin.lv2/tactus_ui.so), opens N instances
- * (default 2; each under a parent window of its own, two to a row of 800 by
- * 480 pixels), and runs commands from the script, or from standard input
- * while idling the instances about 30 times a second. Every write_function
+ * (default 2; each under a parent window of its own, two to a row, 1024 by
+ * 600 pixels apart: a screen of 2048x1200 shows four), and runs commands from
+ * the script, or from standard input while idling the instances about 30
+ * times a second. Every write_function
  * call goes to the log (--log, default standard output) as a JSON line.
  * Instances are numbered from 1. Commands, one to a line (# starts a comment):
  *
