@@ -235,9 +235,24 @@ public struct EditorDocument {
         var orphanedCommentLines: [Int] = []
         for var line in layout.lines {
             let count = line.segments.count
+            var trailingBlanks: [UInt8] = []
+            if let last = line.segments.last {
+                var i = last.raw.count
+                while i > 0, StatementReader.isBlank(last.raw[i - 1]) { i -= 1 }
+                trailingBlanks = Array(last.raw[i...])
+            }
+            let lastWasGone = line.segments.last.map { segment in
+                if case .note(let w) = segment.role { return isGone(w.id) }
+                return false
+            } ?? false
             line.segments.removeAll { segment in
                 if case .note(let w) = segment.role { return isGone(w.id) }
                 return false
+            }
+            if lastWasGone, let last = line.segments.indices.last,
+                !(line.segments[last].raw.last.map(StatementReader.isBlank) ?? false) {
+                // The blanks before the line's comment stay before it.
+                line.segments[last].raw += trailingBlanks
             }
             if line.segments.count < count {
                 let hasStatement = line.statementCount > 0

@@ -431,6 +431,11 @@ public struct PianoRollEditor {
         var pressY: Double
         var started = false
         var soundingKey: UInt8
+        /// Beats from the grabbed point to the pointer at the press: 0 when
+        /// the grabbed point moves with the pointer's travel; for a note
+        /// being drawn, from its end to the pointer, so that its end follows
+        /// the pointer itself.
+        var grabOffset: Double = 0
 
         var anchorNote: EditorNote {
             for n in originals where n.id == anchor { return n }
@@ -490,7 +495,9 @@ public struct PianoRollEditor {
                 let note = document.note(id)
             else { return .redraw }
             selection = NoteSelection([id])
-            gesture = .resize(NoteDrag(anchor: id, originals: [note], pressX: x, pressY: y, soundingKey: key), .endEdge)
+            var drawing = NoteDrag(anchor: id, originals: [note], pressX: x, pressY: y, soundingKey: key)
+            drawing.grabOffset = beat - note.approximateEnd
+            gesture = .resize(drawing, .endEdge)
             return EditorEffects(redraw: true, audition: EditorAudition(key: key, velocity: note.velocity, channel: note.channel))
         case .loopMarker:
             gesture = .loopMarker
@@ -551,7 +558,7 @@ public struct PianoRollEditor {
     mutating func resizeEnd(_ d: NoteDrag, x: Double) -> EditorEffects {
         let anchor = d.anchorNote
         guard let end = anchor.start.adding(anchor.duration) else { return .none }
-        let rawDelta = (x - d.pressX) / geometry.pixelsPerBeat
+        let rawDelta = (x - d.pressX) / geometry.pixelsPerBeat + d.grabOffset
         guard var delta = gridDelta(from: end, rawDelta: rawDelta) else { return .none }
         let step = snap.resolution
         // Each note keeps at least a step (or its own duration when shorter).

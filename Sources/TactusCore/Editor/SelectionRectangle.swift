@@ -6,6 +6,13 @@ public struct SelectionRectangle: Equatable, Sendable {
     public var lowKey: Int
     public var highKey: Int
 
+    public init(firstBeat: Double, lastBeat: Double, lowKey: Int, highKey: Int) {
+        self.firstBeat = firstBeat
+        self.lastBeat = lastBeat
+        self.lowKey = lowKey
+        self.highKey = highKey
+    }
+
     /// Whether `note` overlaps the rectangle: its key within it and its time
     /// span `[start, end]` meeting `[firstBeat, lastBeat]`.
     public func touches(_ note: EditorNote) -> Bool {
