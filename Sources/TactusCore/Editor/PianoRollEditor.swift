@@ -45,7 +45,7 @@
 /// do not edit (zoom, snap, follow, Escape) act.
 ///
 /// **Undo.** Each finished drag, click or key edit is one step (at most 200
-/// kept); a new pattern from the plugin (`replace(with:)`) is one too, so a
+/// kept, fewer for patterns of thousands of notes: `EditHistory`); a new pattern from the plugin (`replace(with:)`) is one too, so a
 /// preset loaded by mistake can be undone. Undo and redo restore the notes,
 /// the lanes and the selection, and ask the UI to send the pattern.
 ///
@@ -378,13 +378,15 @@ public struct PianoRollEditor {
     /// A pattern from the plugin (a preset, a restored state, a file, another
     /// editor). The same text as `text()` (the plugin's echo of what this
     /// editor sent) changes nothing. Otherwise the new pattern replaces the
-    /// document as one undo step (undo brings back what was edited before);
-    /// a drag under way is cancelled, the selection cleared; the zoom,
-    /// scroll and snap stay, and the lane of the same name (else the same
-    /// index, else the first) is shown; the view scrolls to the lane's keys
-    /// when none of its notes was in sight. Text that is not a pattern
-    /// changes nothing and says why.
-    public mutating func replace(with text: [UInt8]) -> Result<Void, PatternError> {
+    /// document as one undo step (undo brings back what was edited before),
+    /// or, with `undoable: false` (the pattern the plugin reports when the
+    /// editor opens), as a fresh start that forgets every step; a drag under
+    /// way is cancelled, the selection cleared; the zoom, scroll and snap
+    /// stay, and the lane of the same name (else the same index, else the
+    /// first) is shown; the view scrolls to the lane's keys when none of its
+    /// notes was in sight. Text that is not a pattern changes nothing and
+    /// says why.
+    public mutating func replace(with text: [UInt8], undoable: Bool = true) -> Result<Void, PatternError> {
         if text == document.text() { return .success(()) }
         let incoming: EditorDocument
         do throws(PatternError) {
@@ -393,7 +395,7 @@ public struct PianoRollEditor {
             return .failure(error)
         }
         cancelGesture()
-        history.record(snapshot())
+        if undoable { history.record(snapshot()) } else { history.removeAll() }
         let name = lane.name
         document = incoming
         if let same = incoming.lanes.firstIndex(where: { $0.name == name }) {

@@ -71,16 +71,21 @@ public struct PianoRollGeometry: Equatable, Sendable {
     public var gridHeight: Double { gridBottom - gridTop }
 
     /// How many rows fit the grid whole (at least 1).
-    public var wholeKeyRows: Int { Swift.max(1, Int((gridHeight / keyHeight).rounded(.down))) }
+    public var wholeKeyRows: Int {
+        Swift.max(1, Int(PianoRollGeometry.clamp(gridHeight / keyHeight, 0...1000).rounded(.down)))
+    }
 
     /// The keys with a row at least partly in view, lowest first.
     public var visibleKeys: ClosedRange<Int> {
-        let rows = Int((gridHeight / keyHeight).rounded(.up))
+        let rows = Int(PianoRollGeometry.clamp(gridHeight / keyHeight, 0...1000).rounded(.up))
         return Swift.max(0, topKey - rows + 1)...topKey
     }
 
     /// The beat at the grid's right edge.
     public var lastVisibleBeat: Double { firstBeat + gridWidth / pixelsPerBeat }
+
+    /// The beats across the grid, from its left edge to its right edge.
+    public var visibleBeats: ClosedRange<Double> { firstBeat...Swift.max(firstBeat, lastVisibleBeat) }
 
     // MARK: Mapping
 

@@ -267,6 +267,33 @@ struct PianoRollEditorKeyTests {
         #expect(undone == 200)
     }
 
+    @Test("big patterns keep fewer undo steps: the snapshots hold at most 2^20 notes together")
+    func undoBudget() throws {
+        var text = "tactus-pattern 1\nlength 4\n"
+        for i in 0..<20_000 { text += "note \(i % 4) 1 \(i % 100) 100\n" }
+        var e = try editor(text)
+        _ = e.selectLane(0)
+        _ = e.key(.character("a", modifiers: .control))
+        for i in 0..<60 { _ = e.key(EditorKey(i % 2 == 0 ? .up : .down)) }
+        var undone = 0
+        while e.canUndo {
+            _ = e.undo()
+            undone += 1
+        }
+        #expect(undone == (1 << 20) / 20_000)
+    }
+
+    @Test("the pattern the plugin reports at opening replaces the document without an undo step")
+    func openingPattern() throws {
+        var e = try editor(oneNote)
+        _ = e.key(.character("a", modifiers: .control))
+        _ = e.key(EditorKey(.delete))
+        #expect(e.canUndo)
+        _ = try e.replace(with: bytes("tactus-pattern 1\nlength 2\nnote 0 1 60 100\n"), undoable: false).get()
+        #expect(!e.canUndo && !e.canRedo)
+        #expect(e.lane.length == frac(2))
+    }
+
     @Test("arrows move the selection by a grid step or a semitone (Shift: an octave), refused at the edges")
     func arrows() throws {
         var e = try editor("tactus-pattern 1\nlength 4\nnote 0 1 60 100\n", snap: .eighthTriplet)
