@@ -127,9 +127,9 @@ public struct PianoRollEditor {
     /// Shows lane `index` (clamped to the lanes there are): the selection is
     /// cleared and the view scrolls to the lane's keys.
     public mutating func selectLane(_ index: Int) -> EditorEffects {
-        cancelGesture()
+        let cancelled = cancelGesture()
         let clamped = Swift.min(Swift.max(index, 0), document.lanes.count - 1)
-        guard clamped != laneIndex else { return .none }
+        guard clamped != laneIndex else { return cancelled ? .redraw : .none }
         laneIndex = clamped
         selection.removeAll()
         lastChannel = nil
@@ -289,8 +289,8 @@ public struct PianoRollEditor {
         let shift = k.modifiers.contains(.shift)
         switch k.name {
         case .escape:
-            cancelGesture()
-            if selection.isEmpty { return .none }
+            let cancelled = cancelGesture()
+            if selection.isEmpty { return cancelled ? .redraw : .none }
             selection.removeAll()
             return .redraw
         case .character(let c):
@@ -361,16 +361,16 @@ public struct PianoRollEditor {
 
     /// Goes back one edit (a drag under way is cancelled first).
     public mutating func undo() -> EditorEffects {
-        cancelGesture()
-        guard let previous = history.undo(from: snapshot()) else { return .none }
+        let cancelled = cancelGesture()
+        guard let previous = history.undo(from: snapshot()) else { return cancelled ? .redraw : .none }
         restore(previous)
         return EditorEffects(redraw: true, commit: true)
     }
 
     /// Goes forward one undone edit.
     public mutating func redo() -> EditorEffects {
-        cancelGesture()
-        guard let next = history.redo(from: snapshot()) else { return .none }
+        let cancelled = cancelGesture()
+        guard let next = history.redo(from: snapshot()) else { return cancelled ? .redraw : .none }
         restore(next)
         return EditorEffects(redraw: true, commit: true)
     }
@@ -394,7 +394,7 @@ public struct PianoRollEditor {
         } catch {
             return .failure(error)
         }
-        cancelGesture()
+        _ = cancelGesture()
         if undoable { history.record(snapshot()) } else { history.removeAll() }
         let name = lane.name
         document = incoming
@@ -764,9 +764,10 @@ public struct PianoRollEditor {
         selection.filter { id in doc.note(id).map { $0.lane == lane } ?? false }
     }
 
-    /// Ends a gesture without keeping what it did.
-    mutating func cancelGesture() {
-        guard gesture != nil else { return }
+    /// Ends a gesture without keeping what it did; false when there was none.
+    @discardableResult
+    mutating func cancelGesture() -> Bool {
+        guard gesture != nil else { return false }
         if let start = gestureStart {
             var d = start.document
             d.nextID = Swift.max(d.nextID, document.nextID)
@@ -776,6 +777,7 @@ public struct PianoRollEditor {
         gesture = nil
         gestureStart = nil
         selectionRectangle = nil
+        return true
     }
 
     func changed(since before: EditorDocument) -> Bool {

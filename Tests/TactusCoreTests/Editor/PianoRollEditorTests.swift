@@ -339,7 +339,7 @@ struct PianoRollEditorKeyTests {
         _ = e.press(x: 175, y: y(60), button: .left)
         _ = e.drag(x: 375, y: y(60))
         do { let r = e.key(.character("z", modifiers: .control)); #expect(r == .none) }  // editing keys wait for the release
-        _ = e.key(EditorKey(.escape))
+        do { let r = e.key(EditorKey(.escape)); #expect(r.redraw && !r.commit) }
         #expect(e.document.notes[0].start == frac(1))
         do { let r = e.release(x: 375, y: y(60)); #expect(!e.isDragging && r == .none) }
         #expect(!e.canUndo)
