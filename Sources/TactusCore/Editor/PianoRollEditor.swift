@@ -45,9 +45,10 @@
 /// do not edit (zoom, snap, follow, Escape) act.
 ///
 /// **Undo.** Each finished drag, click or key edit is one step (at most 200
-/// kept, fewer for patterns of thousands of notes: `EditHistory`); a new pattern from the plugin (`replace(with:)`) is one too, so a
-/// preset loaded by mistake can be undone. Undo and redo restore the notes,
-/// the lanes and the selection, and ask the UI to send the pattern.
+/// kept, fewer for patterns of thousands of notes: `EditHistory`); a new
+/// pattern from the plugin (`replace(with:)`) is one too, so a preset loaded
+/// by mistake can be undone. Undo and redo restore the notes, the lanes and
+/// the selection, and ask the UI to send the pattern.
 ///
 /// **Commit.** `commit` is set when an edit is finished (a release, a key, an
 /// undo), never during a drag: the UI then sends `text()` to the plugin.
