@@ -21,7 +21,8 @@ public struct EditorModifiers: OptionSet, Equatable, Sendable {
 /// the modifiers held. The editor's key bindings (`PianoRollEditor.key`)
 /// decide what it does, so that a UI only translates its toolkit's key codes:
 /// printable keys as the ASCII character they type (`+`, `z`, `Z` with
-/// Shift), the others by name.
+/// Shift; the keypad's `+` and `-` as those), the others by name (X11's
+/// `ISO_Left_Tab`, what Shift+Tab sends, as `.tab` with `.shift`).
 public struct EditorKey: Equatable, Sendable {
     /// Which key.
     public enum Name: Equatable, Sendable {
