@@ -20,7 +20,14 @@ struct Audition: Sendable, BitwiseCopyable {
 
     /// `0.25 × sampleRate` frames, rounded up.
     static func duration(sampleRate: Double) -> Int64 {
+        Audition.frames(seconds: seconds, sampleRate: sampleRate)
+    }
+
+    /// `seconds × sampleRate` frames rounded up, at least 1 and at most 2^62
+    /// (a host may give an absurd rate; the product must still be a frame count).
+    static func frames(seconds: Double, sampleRate: Double) -> Int64 {
         let frames = (sampleRate * seconds).rounded(.up)
-        return frames < 1 ? 1 : Int64(frames)
+        guard frames >= 1 else { return 1 }
+        return frames < 4.6e18 ? Int64(frames) : 1 << 62
     }
 }

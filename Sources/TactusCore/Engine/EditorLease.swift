@@ -25,9 +25,8 @@ struct EditorLease: Sendable, BitwiseCopyable {
     private let interval: Int64
 
     init(sampleRate: Double) {
-        leaseFrames = Int64((sampleRate * EditorLease.leaseSeconds).rounded(.up))
-        let frames = (sampleRate / EditorLease.playheadsPerSecond).rounded(.up)
-        interval = frames < 1 ? 1 : Int64(frames)
+        leaseFrames = Audition.frames(seconds: EditorLease.leaseSeconds, sampleRate: sampleRate)
+        interval = Audition.frames(seconds: 1 / EditorLease.playheadsPerSecond, sampleRate: sampleRate)
     }
 
     var isOpen: Bool { framesLeft > 0 }
