@@ -85,7 +85,8 @@ final class EditorWindow {
         switch message {
         case .pattern(let text):
             if text != editor.text() {
-                switch editor.replace(with: text) {
+                // The first pattern replaces the placeholder for good: undo never goes back to it.
+                switch editor.replace(with: text, undoable: hasPluginPattern) {
                 case .success:
                     status = []
                     statusIsError = false
