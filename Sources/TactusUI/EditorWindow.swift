@@ -20,6 +20,10 @@ final class EditorWindow {
     let display: OpaquePointer
     let window: Window
     private var surface: OpaquePointer
+    /// Where each frame is drawn before it is shown (see `draw`).
+    private var image: OpaquePointer? = nil
+    private var imageWidth: Int32 = 0
+    private var imageHeight: Int32 = 0
     private(set) var width: Int32
     private(set) var height: Int32
     private var link: PluginLink
@@ -110,6 +114,7 @@ final class EditorWindow {
     /// `cleanup`: ends the lease and closes the connection.
     func close() {
         link.sendLease(open: false)
+        if let image { cairo_surface_destroy(image) }
         // cairo keeps a device per X connection: finish it before the
         // connection closes, or each editor opened leaves it behind.
         let device = cairo_device_reference(cairo_surface_get_device(surface))
@@ -191,15 +196,30 @@ final class EditorWindow {
 
     // MARK: - Drawing
 
+    /// Draws into an image in this process, then puts the image on the
+    /// window: no flicker under the playhead, and no glyph ever reaches the X
+    /// server. (With text drawn on the window itself, cairo 1.16 shares glyphs
+    /// between the X connections of one process, and closing one editor
+    /// frees glyphs another still uses: the other's next draw is an X error,
+    /// RenderBadGlyph, which ends the host. tactus-editorhost found it with two
+    /// editors open.)
     private func draw(now: Double) {
-        guard let cr = cairo_create(surface) else { return }
-        // Drawn off screen, then shown at once: no flicker under the playhead.
-        cairo_push_group(cr)
+        if image == nil || imageWidth != width || imageHeight != height {
+            if let old = image { cairo_surface_destroy(old) }
+            image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)
+            imageWidth = width
+            imageHeight = height
+        }
+        guard let image, let cr = cairo_create(image) else { return }
         let beat: Double? = playhead.isKnown ? playhead.beat(at: now) : nil
         PianoRollPainter.draw(editor, playheadBeat: beat, rolling: playhead.isRolling, status: status, statusIsError: statusIsError, on: cr)
-        cairo_pop_group_to_source(cr)
-        cairo_paint(cr)
         cairo_destroy(cr)
+        cairo_surface_flush(image)
+        guard let window = cairo_create(surface) else { return }
+        cairo_set_source_surface(window, image, 0, 0)
+        cairo_set_operator(window, CAIRO_OPERATOR_SOURCE)
+        cairo_paint(window)
+        cairo_destroy(window)
         cairo_surface_flush(surface)
         XFlush(display)
     }
