@@ -1,6 +1,6 @@
 # Tactus: sample-accurate MIDI pattern sequencer, as an LV2 plugin and a command line.
 #
-#   make               the plugin bundle (plugin.lv2/tactus.so) and the command line
+#   make               the plugin bundle (plugin.lv2/tactus.so, its editor tactus_ui.so) and the command line
 #   make test          every test (installs what a fresh Debian machine lacks)
 #   make demo          Tactus in jalv on a private JACK server, recorded and checked against tactus render
 #   make demo-offline  render the demo pattern over a transport with a tempo change and a loop
@@ -8,6 +8,7 @@
 #                      $(DESTDIR)$(PREFIX)/lib/lv2 and $(DESTDIR)$(PREFIX)/bin when PREFIX is given
 #   make cli-test      the command line as a person meets it (Tests/CommandLine/cli-test)
 #   make bounce-test   tactus bounce as a person meets it (Tests/CommandLine/bounce-test)
+#   make editor-test   the pattern editor in the project's test host under Xvfb: messages, pixels, X input, a monkey, valgrind
 #   make test-long     the property tests with 10^7 blocks
 #   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed;
 #                      and in Carla when TACTUS_CARLA_DIR names a Carla build (docs/hosts.md)
@@ -25,7 +26,7 @@ LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
 # What building needs (the plugin, tactus), what the tests and the demo add.
 # scripts/install-deps names them under other distributions' names too, and
 # goes on when their headers and tools are present without dpkg.
-BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev liblilv-dev libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont
+BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev liblilv-dev libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont libx11-dev libcairo2-dev
 TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido openttd-openmsx planetblupi-music-midi ardour-lv2-plugins
 DEMO_PACKAGES  := jackd2 jalv
 ifeq ($(PREFIX),)
@@ -37,7 +38,7 @@ BIN_INSTALL_DIR := $(DESTDIR)$(PREFIX)/bin
 endif
 
 .PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
-.PHONY: deps-test deps-demo cli-test cli-without-swift bounce-test
+.PHONY: deps-test deps-demo cli-test cli-without-swift bounce-test editor-test
 
 all: plugin cli
 
@@ -60,9 +61,11 @@ cli: deps
 # subset, or an allocation on the audio path, fails here.
 plugin: deps
 	$(SWIFT) build -c $(CONFIG) --product TactusLV2
+	$(SWIFT) build -c $(CONFIG) --product TactusUI
 	cp $(BUILD_DIR)/libTactusLV2.so plugin.lv2/tactus.so
+	cp $(BUILD_DIR)/libTactusUI.so plugin.lv2/tactus_ui.so
 	@mkdir -p $(LV2_PATH_LOCAL) && ln -sfn ../../plugin.lv2 $(LV2_PATH_LOCAL)/tactus.lv2
-	@echo "tactus: built plugin.lv2/tactus.so (LV2_PATH=$(LV2_PATH_LOCAL) finds it)"
+	@echo "tactus: built plugin.lv2/tactus.so and its editor tactus_ui.so (LV2_PATH=$(LV2_PATH_LOCAL) finds them)"
 
 embedded-check: plugin
 
@@ -75,14 +78,20 @@ validate: plugin deps-test
 	@exports=$$(nm -D --defined-only plugin.lv2/tactus.so | awk '$$2 ~ /[A-Z]/ {print $$3}' | tr '\n' ' '); \
 	    [ "$$exports" = "lv2_descriptor " ] || { echo "tactus: tactus.so exports $$exports"; exit 1; }
 	@echo "tactus: tactus.so needs libc only and exports lv2_descriptor only"
+	@needed=$$(readelf -d plugin.lv2/tactus_ui.so | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | LC_ALL=C sort | tr '\n' ' '); \
+	    [ "$$needed" = "libX11.so.6 libc.so.6 libcairo.so.2 libm.so.6 " ] || { echo "tactus: tactus_ui.so needs $$needed"; exit 1; }
+	@exports=$$(nm -D --defined-only plugin.lv2/tactus_ui.so | awk '$$2 ~ /[A-Z]/ {print $$3}' | tr '\n' ' '); \
+	    [ "$$exports" = "lv2ui_descriptor " ] || { echo "tactus: tactus_ui.so exports $$exports"; exit 1; }
+	@echo "tactus: tactus_ui.so needs libc (with libm), libX11 and libcairo only and exports lv2ui_descriptor only"
 
 # Load and run the bundle with /opt/swift hidden under an empty tmpfs, in a
 # private mount namespace (needs root, as CI has): no Swift toolchain needed.
 load-without-swift: plugin deps-test
 	@if [ "$$(id -u)" = 0 ] && command -v unshare >/dev/null; then \
 	    unshare -m sh -c 'mount -t tmpfs none /opt/swift && echo "tactus: /opt/swift hidden: $$(ls -A /opt/swift | wc -l) entries" && \
-	        LV2_PATH=$(LV2_PATH_LOCAL) lv2bench urn:tactus:sequencer' && \
-	    echo "tactus: the plugin loads and runs with no Swift toolchain"; \
+	        LV2_PATH=$(LV2_PATH_LOCAL) lv2bench urn:tactus:sequencer && \
+	        python3 -c "import ctypes; d = ctypes.CDLL(\"plugin.lv2/tactus_ui.so\").lv2ui_descriptor; d.restype = ctypes.c_void_p; assert d(0)" ' && \
+	    echo "tactus: the plugin and its editor load (and the plugin runs) with no Swift toolchain"; \
 	else echo "tactus: skipping the no-Swift load check (needs root for a mount namespace)"; fi
 
 # make install into a scratch folder, then the installed tactus run with
@@ -107,12 +116,22 @@ test-unit:
 cli-test: tools deps-test
 	@BUILD=$(BUILD_DIR) Tests/CommandLine/cli-test
 
-test: deps deps-test plugin validate load-without-swift cli-without-swift test-unit cli-test bounce-test fuzz-smoke host-test-if-possible
+test: deps deps-test plugin validate load-without-swift cli-without-swift test-unit cli-test bounce-test editor-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
 # tactus bounce as a person meets it: files, messages, a full disk (docs/bounce.md).
 bounce-test: tools deps-test
 	@BUILD=$(BUILD_DIR) Tests/CommandLine/bounce-test
+
+# The editor (tactus_ui.so) as a person meets it, headless: two instances in the
+# project's test host (Sources/tactus-editorhost) under Xvfb, real X input
+# through xdotool, messages and pixels checked, a monkey, valgrind (Tests/Editor).
+EDITOR_TEST_PACKAGES := xvfb xdotool imagemagick valgrind
+
+editor-test: plugin tools
+	@scripts/install-deps $(EDITOR_TEST_PACKAGES)
+	$(SWIFT) build -c $(CONFIG) --product tactus-editorhost
+	@BUILD=$(BUILD_DIR) Tests/Editor/editor-test
 
 HOST_PACKAGES := ardour jalv jackd2 qtractor xvfb xdotool imagemagick
 
@@ -169,11 +188,11 @@ bench:
 # as make test leaves it), so that `make && sudo make install` needs no Swift
 # toolchain on root's PATH.
 install:
-	@[ -f plugin.lv2/tactus.so ] || $(MAKE) plugin
+	@[ -f plugin.lv2/tactus.so ] && [ -f plugin.lv2/tactus_ui.so ] || $(MAKE) plugin
 	@if [ ! -x $(BUILD_DIR)/tactus ] || ldd $(BUILD_DIR)/tactus | grep -q libswiftCore; then $(MAKE) cli; fi
 	install -d $(LV2_INSTALL_DIR)/tactus.lv2
-	install -m 644 plugin.lv2/manifest.ttl plugin.lv2/tactus.ttl plugin.lv2/presets.ttl $(LV2_INSTALL_DIR)/tactus.lv2/
-	install -m 755 plugin.lv2/tactus.so $(LV2_INSTALL_DIR)/tactus.lv2/
+	install -m 644 plugin.lv2/manifest.ttl plugin.lv2/tactus.ttl plugin.lv2/presets.ttl plugin.lv2/editor.ttl $(LV2_INSTALL_DIR)/tactus.lv2/
+	install -m 755 plugin.lv2/tactus.so plugin.lv2/tactus_ui.so $(LV2_INSTALL_DIR)/tactus.lv2/
 	install -d $(BIN_INSTALL_DIR)
 	install -m 755 $(BUILD_DIR)/tactus $(BIN_INSTALL_DIR)/tactus
 	@echo "tactus: installed $(LV2_INSTALL_DIR)/tactus.lv2 and $(BIN_INSTALL_DIR)/tactus"
@@ -184,7 +203,7 @@ uninstall:
 	rm -rf $(LV2_INSTALL_DIR)/tactus.lv2 $(BIN_INSTALL_DIR)/tactus
 
 clean:
-	rm -rf .build plugin.lv2/tactus.so
+	rm -rf .build plugin.lv2/tactus.so plugin.lv2/tactus_ui.so
 
 # --- Robustness (docs/robustness.md): fuzzing, sanitizers, the soak -----------------------
 #

@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "tactus-lv2host", targets: ["tactus-lv2host"]),
         .executable(name: "tactus-lv2bench", targets: ["tactus-lv2bench"]),
         .executable(name: "tactus-hosttest", targets: ["tactus-hosttest"]),
+        // The editor's test host (Tests/Editor): loads tactus_ui.so under X, records what it writes.
+        .executable(name: "tactus-editorhost", targets: ["tactus-editorhost"]),
         // Preloaded into a host to count allocator and lock calls inside run().
         .library(name: "TactusRTCheck", type: .dynamic, targets: ["TactusRTCheck"]),
         .library(name: "TactusCore", targets: ["TactusCore"]),
@@ -19,6 +21,8 @@ let package = Package(
         .library(name: "TactusOffline", targets: ["TactusOffline"]),
         // The LV2 plugin binary (copied into plugin.lv2/ by the Makefile).
         .library(name: "TactusLV2", type: .dynamic, targets: ["TactusLV2"]),
+        // The pattern editor, an LV2 X11 UI (copied into plugin.lv2/ by the Makefile).
+        .library(name: "TactusUI", type: .dynamic, targets: ["TactusUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,10 +37,18 @@ let package = Package(
         .target(name: "CLV2"),
         // The plugin's descriptor and extension tables (C constants), linked into the plugin only.
         .target(name: "CLV2Descriptor", dependencies: ["CLV2"]),
-        // The LV2 glue, built with Embedded Swift: the core's sources are shared
-        // through the Core symlink, and the .so needs libc alone.
+        // The one Embedded Swift build of the core (its sources, through the Core
+        // link), used by the plugin and by its UI: each .so needs libc alone (the UI
+        // adds libX11 and libcairo).
         .target(
-            name: "TactusLV2", dependencies: ["CLV2", "CLV2Descriptor"],
+            name: "TactusCoreEmbedded",
+            swiftSettings: [
+                .enableExperimentalFeature("Embedded"),
+                .unsafeFlags(["-wmo", "-Xfrontend", "-disable-stack-protector", "-Xfrontend", "-function-sections"]),
+            ]),
+        // The LV2 glue, built with Embedded Swift on the Embedded core.
+        .target(
+            name: "TactusLV2", dependencies: ["CLV2", "CLV2Descriptor", "TactusCoreEmbedded"],
             exclude: ["exports.map"],
             swiftSettings: [
                 .enableExperimentalFeature("Embedded"),
@@ -45,7 +57,27 @@ let package = Package(
             linkerSettings: [.unsafeFlags([
                 "-Xlinker", "--version-script=\(root)/Sources/TactusLV2/exports.map", "-Xlinker", "--gc-sections",
             ])]),
-        // The plugin's sources (glue and core, through the Plugin link) as a normal
+        // The editor's test host, in C: two instances of tactus_ui.so under windows of
+        // its own, idled like a host's UI thread, every write_function call logged.
+        .executableTarget(
+            name: "tactus-editorhost", dependencies: ["CLV2"],
+            linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo"), .linkedLibrary("dl")]),
+        // The editor's C side: LV2 UI, X11 and cairo headers, its descriptor table.
+        .target(name: "CLV2UI", dependencies: ["CLV2"], linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo"), .linkedLibrary("m")]),
+        // The pattern editor (ui:X11UI), Embedded Swift on the same Embedded core as
+        // the plugin: the .so needs libc, libX11 and libcairo, and exports lv2ui_descriptor.
+        .target(
+            name: "TactusUI", dependencies: ["CLV2", "CLV2UI", "TactusCoreEmbedded"],
+            exclude: ["exports.map"],
+            swiftSettings: [
+                .enableExperimentalFeature("Embedded"),
+                .unsafeFlags(["-wmo", "-Xfrontend", "-disable-stack-protector", "-Xfrontend", "-function-sections"]),
+            ],
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "--version-script=\(root)/Sources/TactusUI/exports.map", "-Xlinker", "--gc-sections",
+                "-Xlinker", "-z", "-Xlinker", "defs",
+            ])]),
+        // The plugin's sources (glue and core, through the Plugin and Core links) as a normal
         // Swift module, with an in-process host: what sanitizers and libFuzzer run.
         // The link is the only way to build the same sources a second time with
         // sanitizer and coverage instrumentation, as a normal (not Embedded) module.

@@ -1,4 +1,7 @@
 import CLV2
+#if hasFeature(Embedded)
+import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
+#endif
 
 /// Appends events to an output atom sequence in a host's port buffer, the way
 /// `lv2_atom_forge` does for the official examples, without leaving the
@@ -83,17 +86,26 @@ struct AtomSequenceWriter {
     }
 
     /// `[] a patch:Set ; patch:property <property> ; patch:value "bytes"^^valueType`,
-    /// with a string-like value (a terminating NUL is added).
+    /// with a string-like value (a terminating NUL is added), and
+    /// `patch:sequenceNumber` (an `atom:Int`) when `sequenceNumber` is not 0.
     @_noLocks
     mutating func appendPatchSet(
         frames: Int64, uris: UnsafePointer<URIDTable>, property: LV2_URID, valueType: LV2_URID,
-        bytes: UnsafeRawBufferPointer
+        bytes: UnsafeRawBufferPointer, sequenceNumber: Int32 = 0
     ) -> Bool {
         let valueSize = bytes.count + 1
-        let bodySize = 8 + 24 + 16 + ((valueSize + 7) & ~7)
+        let numbered = sequenceNumber != 0 ? 24 : 0
+        let bodySize = 8 + 24 + numbered + 16 + ((valueSize + 7) & ~7)
         guard let body = appendEvent(frames: frames, type: uris.pointee.atomObject, bodySize: bodySize) else { return false }
         writePatchSetHeader(body, uris: uris, property: property)
-        let value = body + 8 + 24
+        if numbered != 0 {
+            let number = body + 8 + 24
+            number.storeBytes(of: uris.pointee.patchSequenceNumber, as: UInt32.self)
+            number.storeBytes(of: UInt32(4), toByteOffset: 8, as: UInt32.self)
+            number.storeBytes(of: uris.pointee.atomInt, toByteOffset: 12, as: UInt32.self)
+            number.storeBytes(of: sequenceNumber, toByteOffset: 16, as: Int32.self)
+        }
+        let value = body + 8 + 24 + numbered
         value.storeBytes(of: uris.pointee.patchValue, as: UInt32.self)
         value.storeBytes(of: UInt32(valueSize), toByteOffset: 8, as: UInt32.self)
         value.storeBytes(of: valueType, toByteOffset: 12, as: UInt32.self)
@@ -115,6 +127,28 @@ struct AtomSequenceWriter {
         value.storeBytes(of: uris.pointee.atomLong, toByteOffset: 12, as: UInt32.self)
         value.storeBytes(of: long, toByteOffset: 16, as: Int64.self)
         return true
+    }
+
+    /// `[] a tactus:playhead ; time:beat b ; time:beatsPerMinute t ; time:speed s`, each an `atom:Double` (§8.2).
+    @_noLocks
+    mutating func appendPlayhead(frames: Int64, uris: UnsafePointer<URIDTable>, _ playhead: Playhead) -> Bool {
+        guard let body = appendEvent(frames: frames, type: uris.pointee.atomObject, bodySize: 8 + 3 * 24) else { return false }
+        body.storeBytes(of: UInt32(0), as: UInt32.self)
+        body.storeBytes(of: uris.pointee.playhead, toByteOffset: 4, as: UInt32.self)
+        let keys = (uris.pointee.timeBeat, uris.pointee.timeBeatsPerMinute, uris.pointee.timeSpeed)
+        let values = (playhead.beat, playhead.beatsPerMinute, playhead.speed)
+        storeDouble(body + 8, key: keys.0, value: values.0, uris: uris)
+        storeDouble(body + 32, key: keys.1, value: values.1, uris: uris)
+        storeDouble(body + 56, key: keys.2, value: values.2, uris: uris)
+        return true
+    }
+
+    @_noLocks @inline(__always)
+    private func storeDouble(_ p: UnsafeMutableRawPointer, key: LV2_URID, value: Double, uris: UnsafePointer<URIDTable>) {
+        p.storeBytes(of: key, as: UInt32.self)
+        p.storeBytes(of: UInt32(8), toByteOffset: 8, as: UInt32.self)
+        p.storeBytes(of: uris.pointee.atomDouble, toByteOffset: 12, as: UInt32.self)
+        p.storeBytes(of: value, toByteOffset: 16, as: Double.self)
     }
 
     /// Object body header and the `patch:property` property (24 bytes).

@@ -1,4 +1,7 @@
 import CLV2
+#if hasFeature(Embedded)
+import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
+#endif
 
 // The LV2 entry points: each function of the plugin's lifetime, forwarding to
 // the `Plugin` instance. Port indices follow tactus.ttl (through CLV2.h). The descriptor and the

@@ -1,4 +1,7 @@
 import CLV2
+#if hasFeature(Embedded)
+import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
+#endif
 
 /// What the audio thread owns. Touched only by functions of LV2's audio
 /// threading class: `run()`, `connect_port`, `activate`, `deactivate` and the
@@ -18,6 +21,12 @@ struct AudioSide: ~Copyable {
     var positions: PositionDecoder
     /// A worker request being assembled (header + payload): copied by the host's schedule_work.
     var request = FixedBytes(capacity: PluginLimits.requestBytes)
+    /// The editor's newest `patch:sequenceNumber` among the patterns installed
+    /// (or refused): sent with every `patch:Set` of the pattern, so that an
+    /// editor never takes an older echo over a newer local edit. 0 before any.
+    var installedSequence: Int32 = 0
+    /// The number of the worker's pattern waiting to be installed, 0 for none.
+    var preparedSequence: Int32 = 0
 }
 
 /// What the non-realtime side owns: the text that `save()` stores. The worker

@@ -1,4 +1,7 @@
 import CLV2
+#if hasFeature(Embedded)
+import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
+#endif
 
 extension Plugin {
     /// `run()`: the eg-metro pattern. The sequencer installs a pattern the
@@ -16,6 +19,11 @@ extension Plugin {
         // for room and note-ons are dropped (reading (g)); only an unconnected port plays to nowhere.
         let room = a.pointee.midiPort == nil ? a.pointee.sequencer.eventStorageCapacity : midiOut.room(forBodiesOf: 3)
         a.pointee.sequencer.beginBlock(frameCount: frameCount, eventCapacity: room)
+        if a.pointee.preparedSequence != 0 {
+            // beginBlock installs a worker's pattern at once: its edit number now describes what plays.
+            a.pointee.installedSequence = a.pointee.preparedSequence
+            a.pointee.preparedSequence = 0
+        }
         a.pointee.sequencer.setPortMutes(mutePortBits())
 
         let thru = (a.pointee.midiThruPort?.pointee ?? 0) >= 0.5
@@ -51,6 +59,12 @@ extension Plugin {
                     patchSet(&object, atOffset: offset)
                 } else if object.objectType == u.pointee.patchGet {
                     patchGet(&object)
+                } else if object.objectType == u.pointee.audition {
+                    audition(&object, atOffset: offset)
+                } else if object.objectType == u.pointee.editorOpen {
+                    a.pointee.sequencer.editorOpened()
+                } else if object.objectType == u.pointee.editorClosed {
+                    a.pointee.sequencer.editorClosed()
                 }
             }
         }
@@ -80,9 +94,11 @@ extension Plugin {
         let u = uris.pointee
         var property: LV2_URID? = nil
         var value: AtomView? = nil
+        var sequence: Int32 = 0
         while let (key, v) = object.next() {
             if key == u.patchProperty { property = v.urid(uris) }
             else if key == u.patchValue { value = v }
+            else if key == u.patchSequenceNumber, v.type == u.atomInt, v.size >= 4 { sequence = v.body.loadUnaligned(as: Int32.self) }
         }
         guard let property else { return }
         if property == u.pattern {
@@ -90,7 +106,11 @@ extension Plugin {
                 reportError("pattern edit rejected: urn:tactus:pattern takes an atom:String with the pattern text")
                 return
             }
-            requestWork(kind: WorkRequest.patternText, payload: value.textBytes())
+            if !requestWork(kind: WorkRequest.patternText, payload: value.textBytes(), sequence: sequence > 0 ? sequence : 0), sequence > 0 {
+                // Refused here: the editor is sent what plays, under its edit's number, to show it.
+                audio.pointee.installedSequence = max(audio.pointee.installedSequence, sequence)
+                audio.pointee.sequencer.owe(.pattern)
+            }
         } else if property == u.laneMutes {
             // §7.6: lane mutes act at the message's frame (no worker: nothing to parse).
             // An atom:Long (or atom:Int) whose bit i mutes lane i.
@@ -109,6 +129,23 @@ extension Plugin {
             }
             requestWork(kind: WorkRequest.patternFile, payload: value.textBytes())
         }
+    }
+
+    /// `urn:tactus:audition` from the editor (§8.1): `midi:noteNumber`,
+    /// `midi:velocity` and `midi:channel` (0-15, as LV2 counts), each an `atom:Int`.
+    @_noLocks
+    func audition(_ object: inout AtomObjectReader, atOffset offset: Int) {
+        let u = uris.pointee
+        var key: Int32 = -1, velocity: Int32 = 100, channel: Int32 = 0
+        while let (k, v) = object.next() {
+            guard v.type == u.atomInt, v.size >= 4 else { continue }
+            let n = v.body.loadUnaligned(as: Int32.self)
+            if k == u.midiNoteNumber { key = n }
+            else if k == u.midiVelocity { velocity = n }
+            else if k == u.midiChannel { channel = n }
+        }
+        guard key >= 0, key < 128, velocity >= 1, velocity < 128, channel >= 0, channel < 16 else { return }
+        audio.pointee.sequencer.audition(key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel + 1), atOffset: offset)
     }
 
     /// The mute control ports as lane bits (§7.6): a port at or above 0.5 mutes its lane.
@@ -159,7 +196,9 @@ extension Plugin {
         if let pattern = a.pointee.sequencer.renderer.pattern {
             if owed.contains(.pattern) {
                 let text = UnsafeRawBufferPointer(pattern.text)
-                if !out.appendPatchSet(frames: 0, uris: u, property: u.pointee.pattern, valueType: u.pointee.atomString, bytes: text),
+                if !out.appendPatchSet(
+                    frames: 0, uris: u, property: u.pointee.pattern, valueType: u.pointee.atomString, bytes: text,
+                    sequenceNumber: a.pointee.installedSequence),
                     out.isConnected
                 {
                     a.pointee.sequencer.lastError.clear()
@@ -179,6 +218,9 @@ extension Plugin {
             if out.appendPatchSet(frames: 0, uris: u, property: u.pointee.droppedNoteOns, long: drops) {
                 a.pointee.sequencer.droppedNoteOnsReported(drops)
             }
+        }
+        if owed.contains(.playhead) {
+            _ = out.appendPlayhead(frames: 0, uris: u, a.pointee.sequencer.playhead)
         }
         if owed.contains(.reclaim), shared.pointee.reclaimInWorker, let schedule = shared.pointee.schedule {
             var header = WorkRequest(kind: WorkRequest.reclaim, length: 0)

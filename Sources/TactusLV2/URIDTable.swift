@@ -1,4 +1,7 @@
 import CLV2
+#if hasFeature(Embedded)
+import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
+#endif
 
 /// Every URI the plugin speaks, mapped once at instantiate.
 ///
@@ -9,7 +12,8 @@ struct URIDTable {
     let midiEvent: LV2_URID
     let timePosition, timeFrame, timeSpeed, timeBar, timeBarBeat, timeBeat: LV2_URID
     let timeBeatsPerBar, timeBeatsPerMinute, timeBeatUnit: LV2_URID
-    let patchSet, patchGet, patchProperty, patchValue, patchSubject: LV2_URID
+    let patchSet, patchGet, patchProperty, patchValue, patchSubject, patchSequenceNumber: LV2_URID
+    let editorOpen, editorClosed, playhead, audition, midiNoteNumber, midiVelocity, midiChannel: LV2_URID
     let stateChanged: LV2_URID
     let pattern, patternFile, error, droppedNoteOns, laneMutes: LV2_URID
     let logError, logWarning, logNote: LV2_URID
@@ -43,6 +47,14 @@ struct URIDTable {
         patchProperty = m(tactus_uri_patch_property)
         patchValue = m(tactus_uri_patch_value)
         patchSubject = m(tactus_uri_patch_subject)
+        patchSequenceNumber = m(tactus_uri_patch_sequenceNumber)
+        editorOpen = m(tactus_uri_editorOpen)
+        editorClosed = m(tactus_uri_editorClosed)
+        playhead = m(tactus_uri_playhead)
+        audition = m(tactus_uri_audition)
+        midiNoteNumber = m(tactus_uri_midi_noteNumber)
+        midiVelocity = m(tactus_uri_midi_velocity)
+        midiChannel = m(tactus_uri_midi_channel)
         stateChanged = m(tactus_uri_state_StateChanged)
         pattern = m(tactus_uri_pattern)
         patternFile = m(tactus_uri_patternFile)

@@ -1,4 +1,7 @@
 import CLV2
+#if hasFeature(Embedded)
+import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
+#endif
 
 /// A message from `run()` to the worker (copied by the host's `schedule_work`):
 ///
@@ -12,6 +15,9 @@ import CLV2
 struct WorkRequest {
     var kind: UInt32
     var length: UInt32
+    /// The editor's `patch:sequenceNumber` of a pattern edit, 0 for none; passed back in the response.
+    var sequence: Int32 = 0
+    var reserved: UInt32 = 0
 
     static var patternText: UInt32 { 1 }
     static var patternFile: UInt32 { 2 }
@@ -26,6 +32,9 @@ struct WorkRequest {
 struct WorkResponse {
     var kind: UInt32
     var length: UInt32
+    /// The request's `patch:sequenceNumber`, 0 for none.
+    var sequence: Int32 = 0
+    var reserved: UInt32 = 0
     var snapshot: UnsafeMutableRawPointer?
 
     static var accepted: UInt32 { 1 }
@@ -36,12 +45,12 @@ struct WorkResponse {
 
 extension Plugin {
     /// Queues a pattern edit for the worker; on failure says why on the notify port.
-    @_noLocks
-    func requestWork(kind: UInt32, payload: UnsafeRawBufferPointer) {
+    @_noLocks @discardableResult
+    func requestWork(kind: UInt32, payload: UnsafeRawBufferPointer, sequence: Int32 = 0) -> Bool {
         let a = audio
         guard let schedule = shared.pointee.schedule else {
             reportError("this host provides no worker (work:schedule), so the pattern cannot be changed while running")
-            return
+            return false
         }
         let header = MemoryLayout<WorkRequest>.size
         guard payload.count <= a.pointee.request.capacity - header else {
@@ -51,10 +60,10 @@ extension Plugin {
             a.pointee.sequencer.lastError.append(" bytes is more than a pattern message may hold; use the pattern file parameter")
             a.pointee.sequencer.owe(.error)
             requestReport()
-            return
+            return false
         }
         let base = a.pointee.request.base
-        base.storeBytes(of: WorkRequest(kind: kind, length: UInt32(payload.count)), as: WorkRequest.self)
+        base.storeBytes(of: WorkRequest(kind: kind, length: UInt32(payload.count), sequence: sequence), as: WorkRequest.self)
         if let source = payload.baseAddress, payload.count > 0 {
             (base + header).copyMemory(from: source, byteCount: payload.count)
         }
@@ -65,7 +74,9 @@ extension Plugin {
             a.pointee.sequencer.lastError.append(header + payload.count)
             a.pointee.sequencer.lastError.append(" bytes; use the pattern file parameter")
             a.pointee.sequencer.owe(.error)
+            return false
         }
+        return true
     }
 
     /// An error found here: said on the notify port at the end of the block,
@@ -110,13 +121,13 @@ extension Plugin {
             // A ticket first: when the audio thread has stopped taking patterns, say so
             // rather than build one more that could not be handed over.
             guard shared.pointee.exchange.pointee.reserve() else {
-                answer(.rejected(PatternLoading.busyMessage), respond: respond, handle: handle)
+                answer(.rejected(PatternLoading.busyMessage), sequence: header.sequence, respond: respond, handle: handle)
                 return LV2_WORKER_SUCCESS
             }
             let result = header.kind == WorkRequest.patternText
                 ? PatternLoading.fromText(Array(payload)) : PatternLoading.fromFile(path: Array(payload))
             if case .rejected = result { shared.pointee.exchange.pointee.release() }
-            answer(result, respond: respond, handle: handle)
+            answer(result, sequence: header.sequence, respond: respond, handle: handle)
         case WorkRequest.report:
             log(uris.pointee.logError, String(decoding: payload, as: UTF8.self))
         default:
@@ -125,7 +136,7 @@ extension Plugin {
         return LV2_WORKER_SUCCESS
     }
 
-    private func answer(_ result: PatternLoading.Result, respond: LV2_Worker_Respond_Function?, handle: LV2_Worker_Respond_Handle?) {
+    private func answer(_ result: PatternLoading.Result, sequence: Int32, respond: LV2_Worker_Respond_Function?, handle: LV2_Worker_Respond_Handle?) {
         guard let respond else {
             if case .loaded(let snapshot) = result {
                 snapshot.destroy()
@@ -136,7 +147,7 @@ extension Plugin {
         switch result {
         case .loaded(let snapshot):
             accept(snapshot)
-            var response = WorkResponse(kind: WorkResponse.accepted, length: 0, snapshot: snapshot.opaque)
+            var response = WorkResponse(kind: WorkResponse.accepted, length: 0, sequence: sequence, snapshot: snapshot.opaque)
             let status = withUnsafeBytes(of: &response) { tactus_worker_respond(respond, handle, UInt32($0.count), $0.baseAddress) }
             if status != LV2_WORKER_SUCCESS {
                 snapshot.destroy()
@@ -146,7 +157,7 @@ extension Plugin {
         case .rejected(let message):
             log(uris.pointee.logError, message)
             var bytes = QuotedText.prefix(Array(message.utf8), limit: 1000)
-            let header = WorkResponse(kind: WorkResponse.rejected, length: UInt32(bytes.count), snapshot: nil)
+            let header = WorkResponse(kind: WorkResponse.rejected, length: UInt32(bytes.count), sequence: sequence, snapshot: nil)
             var message = [UInt8](repeating: 0, count: MemoryLayout<WorkResponse>.size)
             message.withUnsafeMutableBytes { $0.storeBytes(of: header, as: WorkResponse.self) }
             message += bytes
@@ -179,9 +190,16 @@ extension Plugin {
         case WorkResponse.accepted:
             guard let raw = response.snapshot else { return }
             a.pointee.sequencer.receive(prepared: PatternSnapshot(opaque: raw))
+            // Installed at the next block start, and echoed with the edit's number then.
+            a.pointee.preparedSequence = max(a.pointee.installedSequence, response.sequence)
         case WorkResponse.rejected:
             let length = min(Int(response.length), size - MemoryLayout<WorkResponse>.size)
             a.pointee.sequencer.report(UnsafeRawBufferPointer(start: data + MemoryLayout<WorkResponse>.size, count: length))
+            if response.sequence != 0 {
+                // The editor's edit did not take: it is sent what plays, under its number, to show it.
+                a.pointee.installedSequence = max(a.pointee.installedSequence, response.sequence)
+                a.pointee.sequencer.owe(.pattern)
+            }
         default:
             break
         }

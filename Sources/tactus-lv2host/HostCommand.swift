@@ -33,6 +33,7 @@ struct HostCommand: ParsableCommand {
     @Option(help: "Save the plugin's state (LV2 Turtle) into this folder at the end.") var saveState: String?
     @Option(help: "Restore the plugin's state from this folder (written by --save-state) before the first block.") var restoreState: String?
     @Flag(help: "Print nothing but the report (for long runs).") var quiet = false
+    @Flag(help: "Act as an open editor: urn:tactus:editorOpen at the first block and every second, an audition every half second (timing contract §8).") var editor = false
 
     func run() throws {
         let scriptText = try String(contentsOfFile: transport, encoding: .utf8)
@@ -72,6 +73,14 @@ struct HostCommand: ParsableCommand {
         var start: Int64 = 0
         var blocksRun = 0
         var pendingDeactivations = deactivations.sorted()[...]
+        // --editor: what an open editor sends (docs/plugin.md, "The editor").
+        let editorOpen = AtomBody.object(otype: host.map.id("urn:tactus:editorOpen"), properties: [])
+        let audition = AtomBody.object(otype: host.map.id("urn:tactus:audition"), properties: [
+            AtomProperty(key: host.map.id("http://lv2plug.in/ns/ext/midi#noteNumber"), type: u.atomInt, body: AtomBody.int(60)),
+            AtomProperty(key: host.map.id("http://lv2plug.in/ns/ext/midi#velocity"), type: u.atomInt, body: AtomBody.int(100)),
+            AtomProperty(key: host.map.id("http://lv2plug.in/ns/ext/midi#channel"), type: u.atomInt, body: AtomBody.int(0)),
+        ])
+        let second = Int64(sampleRate)
         while start < script.endFrame {
             if let d = pendingDeactivations.first, d <= start {
                 lilv_instance_deactivate(host.instance)
@@ -80,6 +89,15 @@ struct HostCommand: ParsableCommand {
             }
             let n = Int(min(Int64(sizes.next()), script.endFrame - start))
             host.control.clear()
+            if editor {
+                // Whether a multiple of a second (half a second) falls in this block.
+                if start == 0 || (start + Int64(n) - 1) / second != (start - 1) / second {
+                    host.control.append(frames: 0, type: objectType, body: editorOpen)
+                }
+                if (start + Int64(n) - 1) / (second / 2) != (start - 1) / (second / 2) {
+                    host.control.append(frames: 0, type: objectType, body: audition)
+                }
+            }
             for input in sim.inputs(blockStart: start, frameCount: n) {
                 let frames = Int64(input.offset)
                 switch input.input {
@@ -227,6 +245,8 @@ final class NotifyLog {
             switch short(vtype) {
             case "atom:URID": text = short(value.withUnsafeBytes { $0.load(as: UInt32.self) })
             case "atom:Long": text = "\(value.withUnsafeBytes { $0.load(as: Int64.self) })"
+            case "atom:Int" where size >= 4: text = "\(value.withUnsafeBytes { $0.load(as: Int32.self) })"
+            case "atom:Double" where size >= 8: text = "\(value.withUnsafeBytes { $0.load(as: Double.self) })"
             default:
                 text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
                     .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")

@@ -5,7 +5,8 @@ import TactusOffline
 /// The second proof of realtime safety (the first is `@_noLocks` in the
 /// source): the plugin runs through the host for well over 10^5 blocks with a
 /// rolling transport, tempo changes, seeks, stops, all-notes-off, patch:Get and
-/// pattern edits by text and by file, good and bad, for three kinds of host,
+/// pattern edits by text and by file, good and bad, an open editor (its
+/// playhead and auditions, timing contract §8), for three kinds of host,
 /// while a preloaded interposer counts every allocator and lock call made
 /// inside `run()` and `work_response()`.
 @Suite("Realtime safety")
@@ -55,7 +56,7 @@ struct RealtimeSafetyTests {
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = try PluginProcess.run(
-            in: dir, blocks: "random:1-128@11", arguments: ["--quiet"] + (host == "no-worker" ? ["--no-worker"] : []), rtcheck: true)
+            in: dir, blocks: "random:1-128@11", arguments: ["--quiet", "--editor"] + (host == "no-worker" ? ["--no-worker"] : []), rtcheck: true)
         #expect(out.status == 0, "\(out.stderr)")
         let report = out.stderr.split(separator: "\n").first { $0.hasPrefix("rtcheck:") }.map(String.init) ?? out.stderr
         let words = report.split(separator: " ")
@@ -66,6 +67,9 @@ struct RealtimeSafetyTests {
         let notify = try String(contentsOf: dir.appendingPathComponent("notify.log"), encoding: .utf8).split(separator: "\n")
         let changes = notify.filter { $0.hasSuffix("state:StateChanged") }.count
         let refusals = notify.filter { $0.contains("urn:tactus:error") }.count
+        // An editor was open all along (§8): the playhead went out, about 30 times a second while it rolled.
+        let playheads = notify.filter { $0.contains("urn:tactus:playhead") }.count
+        #expect(playheads > 137 * 15, "\(playheads) playheads")
         if host == "no-worker" {
             #expect(changes == 0 && refusals > 60)
         } else {

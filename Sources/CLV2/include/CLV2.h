@@ -28,6 +28,8 @@
 #include <lv2/buf-size/buf-size.h>
 
 #define TACTUS_URI "urn:tactus:sequencer"
+/* The pattern editor, an ui:X11UI in the same bundle (docs/plugin.md, "The editor"). */
+#define TACTUS_EDITOR_URI "urn:tactus:editor"
 
 /* The plugin's ports, numbered as plugin.lv2/tactus.ttl numbers them (a test
  * reads the TTL and checks it against these). The plugin and every host in
@@ -47,6 +49,11 @@ extern const char *const tactus_uri_patternFile;
 extern const char *const tactus_uri_error;
 extern const char *const tactus_uri_droppedNoteOns;
 extern const char *const tactus_uri_laneMutes;
+extern const char *const tactus_uri_editor;
+extern const char *const tactus_uri_editorOpen;
+extern const char *const tactus_uri_editorClosed;
+extern const char *const tactus_uri_playhead;
+extern const char *const tactus_uri_audition;
 
 extern const char *const tactus_uri_atom_Blank;
 extern const char *const tactus_uri_atom_Object;
@@ -75,6 +82,10 @@ extern const char *const tactus_uri_patch_Get;
 extern const char *const tactus_uri_patch_property;
 extern const char *const tactus_uri_patch_value;
 extern const char *const tactus_uri_patch_subject;
+extern const char *const tactus_uri_patch_sequenceNumber;
+extern const char *const tactus_uri_midi_noteNumber;
+extern const char *const tactus_uri_midi_velocity;
+extern const char *const tactus_uri_midi_channel;
 extern const char *const tactus_uri_state_StateChanged;
 extern const char *const tactus_uri_log_Error;
 extern const char *const tactus_uri_log_Warning;

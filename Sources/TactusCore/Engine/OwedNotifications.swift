@@ -21,4 +21,6 @@ public struct OwedNotifications: OptionSet, Sendable, BitwiseCopyable {
     public static var droppedNoteOns: OwedNotifications { OwedNotifications(rawValue: 1 << 4) }
     /// Replaced snapshots wait to be freed off the audio thread (a plugin asks its worker).
     public static var reclaim: OwedNotifications { OwedNotifications(rawValue: 1 << 5) }
+    /// Where the clock is, for an open editor (`Sequencer.playhead`, §8.2).
+    public static var playhead: OwedNotifications { OwedNotifications(rawValue: 1 << 6) }
 }

@@ -35,6 +35,13 @@ public struct Sequencer: ~Copyable {
     /// The last error a person should see ("Last error" in a host's generic
     /// UI), composed without allocating; emptied when a pattern is accepted.
     public var lastError = FixedText(capacity: Sequencer.errorCapacity)
+    /// The editor's auditioned note (§8.1).
+    private var audition = Audition()
+    private let auditionFrames: Int64
+    /// Frames of the block begun last (the audition's countdown runs by whole blocks).
+    private var blockFrames = 0
+    /// Whether an editor wants the playhead (§8.2).
+    private var editorLease: EditorLease
 
     /// Bytes of `lastError` (longer messages are cut off).
     public static var errorCapacity: Int { 1024 }
@@ -44,6 +51,8 @@ public struct Sequencer: ~Copyable {
     /// `eventCapacity` events a block. Allocates: call it off the audio thread.
     public init(sampleRate: Double, eventCapacity: Int, pattern: PatternSnapshot?, snapshotBudget: Int = SnapshotExchange.defaultBudget) {
         renderer = BlockRenderer(sampleRate: sampleRate)
+        auditionFrames = Audition.duration(sampleRate: sampleRate)
+        editorLease = EditorLease(sampleRate: sampleRate)
         output = MIDIEventBuffer(storageCapacity: eventCapacity)
         exchange = .allocate(capacity: 1)
         exchange.initialize(to: SnapshotExchange(budget: snapshotBudget))
@@ -85,13 +94,17 @@ public struct Sequencer: ~Copyable {
         if prepared != nil || exchange.pointee.hasPending { installed = installPrepared() }
         output.reset(capacity: eventCapacity)
         renderer.beginBlock(frameCount: frameCount, output: &output)
+        if audition.isSounding { endAuditionIfDue() }
+        blockFrames = frameCount
         return installed
     }
 
     /// Renders up to `offset` (frames into the block), then applies a position report there (§1-§4).
     @_noLocks @discardableResult @inline(__always)
     public mutating func apply(_ update: PositionUpdate, atOffset offset: Int) -> TransportChange {
-        renderer.apply(update, atOffset: offset, output: &output)
+        let change = renderer.apply(update, atOffset: offset, output: &output)
+        if change != .repeat && change != .ignored { editorLease.transportChanged() }
+        return change
     }
 
     /// Renders everything before `offset` (frames into the block) without
@@ -105,6 +118,7 @@ public struct Sequencer: ~Copyable {
     @_noLocks
     public mutating func allNotesOff(atOffset offset: Int) {
         renderer.allNotesOff(atOffset: offset, output: &output)
+        if audition.isSounding { endAudition(atOffset: offset) }
     }
 
     /// Renders up to `offset`, then applies a version-2 input there: a
@@ -118,6 +132,46 @@ public struct Sequencer: ~Copyable {
     @_noLocks
     public mutating func passThrough(status: UInt8, data1: UInt8, data2: UInt8, atOffset offset: Int) {
         renderer.passThrough(status: status, data1: data1, data2: data2, atOffset: offset, output: &output)
+    }
+
+    /// §8.1: the editor auditions `key` (0-127) at `velocity` (1-127) on
+    /// `channel` (1-16) at `offset`, heard only while the transport is
+    /// stopped. Returns whether the note-on went out (not while rolling, not
+    /// without room).
+    @_noLocks @discardableResult
+    public mutating func audition(key: UInt8, velocity: UInt8, channel: UInt8, atOffset offset: Int) -> Bool {
+        guard !renderer.clock.isRolling, key < 128, velocity > 0, velocity < 128, channel >= 1, channel <= 16 else { return false }
+        if audition.isSounding { endAudition(atOffset: offset) }
+        let on = renderer.passThrough(status: 0x90 | (channel &- 1), data1: key, data2: velocity, atOffset: offset, output: &output)
+        guard on else { return false }
+        audition.isSounding = true
+        audition.noteOffStatus = 0x80 | (channel &- 1)
+        audition.key = key
+        audition.framesLeft = Int64(offset) &+ auditionFrames
+        return true
+    }
+
+    /// §8.2: an editor opened, or renewed its lease.
+    @_noLocks
+    public mutating func editorOpened() {
+        editorLease.open()
+    }
+
+    /// §8.2: the editor closed.
+    @_noLocks
+    public mutating func editorClosed() {
+        editorLease.close()
+    }
+
+    /// §8.2: the clock at the first frame after the block (after `endBlock`).
+    public var playhead: Playhead {
+        @_noLocks get {
+            let clock = renderer.clock
+            let end = renderer.blockStartFrame &+ Int64(renderer.blockFrameCount)
+            return Playhead(
+                beat: clock.beat(atFrame: end).approximateValue, beatsPerMinute: clock.beatsPerMinute,
+                speed: clock.isRolling ? clock.speed : 0)
+        }
     }
 
     /// §7.6: the mute control ports' bits for this block (call after `beginBlock`).
@@ -144,6 +198,7 @@ public struct Sequencer: ~Copyable {
     public mutating func takeOwed() -> OwedNotifications {
         var result = owed
         owed = OwedNotifications()
+        if editorLease.endBlock(frameCount: blockFrames, rolling: renderer.clock.isRolling) { result.insert(.playhead) }
         if renderer.statistics.droppedNoteOns != reportedDrops { result.insert(.droppedNoteOns) }
         return result
     }
@@ -193,6 +248,28 @@ public struct Sequencer: ~Copyable {
     @_noLocks
     public mutating func deactivate() {
         renderer.deactivate()
+        // Its note-off goes out with the renderer's, at the next block start.
+        audition.framesLeft = 0
+    }
+
+    // MARK: - Audition
+
+    /// At a block start (§8.1): the auditioned note ends once its time is up or the transport rolls.
+    @_noLocks
+    private mutating func endAuditionIfDue() {
+        audition.framesLeft &-= Int64(blockFrames)
+        if audition.framesLeft <= 0 || renderer.clock.isRolling { endAudition(atOffset: 0) }
+    }
+
+    @_noLocks
+    private mutating func endAudition(atOffset offset: Int) {
+        // A note-off is owed room like the tracker's: passThrough only drops when
+        // the block's storage is full, and then the next block start tries again.
+        if renderer.passThrough(status: audition.noteOffStatus, data1: audition.key, data2: 0, atOffset: offset, output: &output) {
+            audition.isSounding = false
+        } else {
+            audition.framesLeft = 0
+        }
     }
 
     // MARK: - Installing

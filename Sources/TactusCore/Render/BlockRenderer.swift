@@ -189,14 +189,15 @@ public struct BlockRenderer: ~Copyable {
     /// or note-off to the output at that frame, if the output has room beyond
     /// the note-offs owed to sounding notes (else it is dropped and counted).
     @_noLocks
-    public mutating func passThrough(status: UInt8, data1: UInt8, data2: UInt8, atOffset offset: Int, output: inout MIDIEventBuffer) {
+    @discardableResult
+    public mutating func passThrough(status: UInt8, data1: UInt8, data2: UInt8, atOffset offset: Int, output: inout MIDIEventBuffer) -> Bool {
         let frame = absoluteFrame(offset)
         renderUntil(frame, output: &output)
         guard output.count + tracker.count + 1 <= output.capacity else {
             statistics.droppedNoteOns &+= 1
-            return
+            return false
         }
-        _ = output.append(MIDIEvent(offset: frame &- blockStartFrame, status: status, data1: data1, data2: data2))
+        return output.append(MIDIEvent(offset: frame &- blockStartFrame, status: status, data1: data1, data2: data2))
     }
 
     /// §7.6: the mute control ports' bits, read at a block start (call it

@@ -1,0 +1,84 @@
+import CLV2
+import CLV2UI
+
+// The LV2 UI entry points, forwarding to `EditorWindow`. The descriptor and
+// the idle interface that point to them are constant tables in C
+// (Sources/CLV2UI/descriptor.c). Public, so that Embedded Swift emits them
+// although only C refers to them.
+
+@_cdecl("tactus_editor_instantiate")
+public func instantiate(
+    _ descriptor: UnsafePointer<LV2UI_Descriptor>?, _ pluginURI: UnsafePointer<CChar>?,
+    _ bundlePath: UnsafePointer<CChar>?, _ write: LV2UI_Write_Function?, _ controller: LV2UI_Controller?,
+    _ widget: UnsafeMutablePointer<LV2UI_Widget?>?, _ features: UnsafePointer<UnsafePointer<LV2_Feature>?>?
+) -> LV2UI_Handle? {
+    var map: UnsafePointer<LV2_URID_Map>? = nil
+    var parent: UnsafeMutableRawPointer? = nil
+    var resize: UnsafePointer<LV2UI_Resize>? = nil
+    if let features {
+        var i = 0
+        while let feature = features[i] {
+            if strcmp(feature.pointee.URI, tactus_uri_urid_map) == 0 {
+                map = UnsafePointer(feature.pointee.data?.assumingMemoryBound(to: LV2_URID_Map.self))
+            } else if strcmp(feature.pointee.URI, tactus_uri_ui_parent) == 0 {
+                parent = feature.pointee.data
+            } else if strcmp(feature.pointee.URI, tactus_uri_ui_resize) == 0 {
+                resize = UnsafePointer(feature.pointee.data?.assumingMemoryBound(to: LV2UI_Resize.self))
+            }
+            i += 1
+        }
+    }
+    guard let map, let write, let widget else { return nil }
+    // One X connection per editor: two editors in one host never share one.
+    guard let display = XOpenDisplay(nil) else { return nil }
+    let screen = XDefaultScreen(display)
+    let parentWindow = parent.map { tactus_ui_window_from_parent($0) } ?? XDefaultRootWindow(display)
+    let width = EditorWindow.initialWidth, height = EditorWindow.initialHeight
+    let window = XCreateSimpleWindow(display, parentWindow, 0, 0, UInt32(width), UInt32(height), 0, 0, 0)
+    var hints = XSizeHints()
+    hints.flags = Int(PMinSize | PBaseSize)
+    hints.min_width = EditorWindow.minimumWidth
+    hints.min_height = EditorWindow.minimumHeight
+    hints.base_width = width
+    hints.base_height = height
+    XSetWMNormalHints(display, window, &hints)
+    // A name, so that tools (and the tests' xdotool) can find the editor's own window.
+    XStoreName(display, window, "Tactus pattern editor")
+    XSelectInput(
+        display, window,
+        Int(ExposureMask | ButtonPressMask | ButtonReleaseMask | Button1MotionMask | Button2MotionMask | Button3MotionMask
+            | KeyPressMask | StructureNotifyMask | FocusChangeMask))
+    guard let surface = cairo_xlib_surface_create(display, window, XDefaultVisual(display, screen), width, height) else {
+        XDestroyWindow(display, window)
+        XCloseDisplay(display)
+        return nil
+    }
+    XMapWindow(display, window)
+    XFlush(display)
+    let editor = EditorWindow(
+        display: display, window: window, surface: surface, width: width, height: height,
+        link: PluginLink(uris: EditorURIDs(map), write: write, controller: controller))
+    if let resize, let request = resize.pointee.ui_resize { _ = request(resize.pointee.handle, width, height) }
+    widget.pointee = tactus_ui_widget_from_window(window)
+    editor.start()
+    return LV2UI_Handle(Unmanaged.passRetained(editor).toOpaque())
+}
+
+@_cdecl("tactus_editor_cleanup")
+public func cleanup(_ handle: LV2UI_Handle?) {
+    guard let handle else { return }
+    Unmanaged<EditorWindow>.fromOpaque(handle).takeRetainedValue().close()
+}
+
+@_cdecl("tactus_editor_port_event")
+public func portEvent(_ handle: LV2UI_Handle?, _ port: UInt32, _ size: UInt32, _ format: UInt32, _ buffer: UnsafeRawPointer?) {
+    guard let handle, let buffer else { return }
+    Unmanaged<EditorWindow>.fromOpaque(handle).takeUnretainedValue().receive(port: port, size: size, format: format, buffer: buffer)
+}
+
+@_cdecl("tactus_editor_idle")
+public func idle(_ handle: LV2UI_Handle?) -> Int32 {
+    guard let handle else { return 1 }
+    Unmanaged<EditorWindow>.fromOpaque(handle).takeUnretainedValue().idle()
+    return 0
+}

@@ -1,0 +1,226 @@
+import CLV2
+import CLV2UI
+import TactusCoreEmbedded
+
+/// One open editor: its own X connection and window (a child of the host's
+/// `ui:parent`), the editing model, the link to the plugin and the playhead.
+///
+/// Everything happens on the host's UI thread, in `idle()` (suil calls it
+/// about every 33 ms) and `receive`: the X connection is never shared, and
+/// neither `XInitThreads` nor `XSetErrorHandler` is called (both are the
+/// host's to decide).
+final class EditorWindow {
+    static var initialWidth: Int32 { 720 }
+    static var initialHeight: Int32 { 420 }
+    static var minimumWidth: Int32 { 360 }
+    static var minimumHeight: Int32 { 220 }
+    /// How often the lease on the playhead is renewed (the plugin's lasts 3 s, §8.2).
+    static var leaseRenewal: Double { 1 }
+
+    let display: OpaquePointer
+    let window: Window
+    private var surface: OpaquePointer
+    /// Where each frame is drawn before it is shown (see `draw`).
+    private var image: OpaquePointer? = nil
+    private var imageWidth: Int32 = 0
+    private var imageHeight: Int32 = 0
+    private(set) var width: Int32
+    private(set) var height: Int32
+    private var link: PluginLink
+    private var editor: PianoRollEditor
+    private var playhead = PlayheadClock()
+    /// The last error the plugin reported, or a notice of the editor's own.
+    private var status: [UInt8] = []
+    /// Whether `status` is an error (red) rather than a notice.
+    private var statusIsError = false
+    private var needsDraw = true
+    private var lastLease = 0.0
+    /// Whether the plugin's pattern has been shown yet (the first one sets the view's keys).
+    private var hasPluginPattern = false
+
+    init(display: OpaquePointer, window: Window, surface: OpaquePointer, width: Int32, height: Int32, link: PluginLink) {
+        self.display = display
+        self.window = window
+        self.surface = surface
+        self.width = width
+        self.height = height
+        self.link = link
+        // The built-in pattern until the plugin answers the patch:Get (it always parses).
+        let document = (try? EditorDocument(parsing: DefaultPattern.bytes)) ?? (try! EditorDocument(parsing: Array("tactus-pattern 1\nlength 4\n".utf8)))
+        editor = PianoRollEditor(document: document, width: Double(width), height: Double(height))
+        // The ruler sits below the top line of lane tabs.
+        editor.geometry.rulerHeight = PianoRollPainter.tabsHeight + 20
+    }
+
+    /// Asks the plugin for its pattern and starts the playhead lease.
+    func start() {
+        link.sendGet()
+        link.sendLease(open: true)
+        lastLease = tactus_ui_monotonic_seconds()
+    }
+
+    // MARK: - The host's calls
+
+    /// `ui:idleInterface`: X events, the lease, the playhead, drawing.
+    func idle() {
+        var event = XEvent()
+        while XPending(display) > 0 {
+            XNextEvent(display, &event)
+            handle(&event)
+        }
+        let now = tactus_ui_monotonic_seconds()
+        if now - lastLease >= EditorWindow.leaseRenewal {
+            link.sendLease(open: true)
+            lastLease = now
+        }
+        if playhead.isRolling {
+            needsDraw = true
+            apply(editor.playheadMoved(toBeat: playhead.beat(at: now)))
+        }
+        if needsDraw {
+            draw(now: now)
+            needsDraw = false
+        }
+    }
+
+    /// `port_event`: a message from the plugin's notify port.
+    func receive(port: UInt32, size: UInt32, format: UInt32, buffer: UnsafeRawPointer) {
+        guard let message = link.receive(port: port, size: size, format: format, buffer: buffer) else { return }
+        switch message {
+        case .pattern(let text):
+            if text != editor.text() {
+                // The first pattern replaces the placeholder for good: undo never goes back to it.
+                switch editor.replace(with: text, undoable: hasPluginPattern) {
+                case .success:
+                    status = []
+                    statusIsError = false
+                    // The view opens on the plugin's pattern, not on the placeholder it replaced.
+                    if !hasPluginPattern { editor.geometry.fitKeys(of: editor.laneNotes) }
+                    hasPluginPattern = true
+                case .failure(let error):
+                    status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
+                    statusIsError = true
+                }
+            }
+        case .error(let text):
+            status = text
+            statusIsError = true
+        case .playhead(let beat, let tempo, let speed):
+            playhead.receive(beat: beat, beatsPerMinute: tempo, speed: speed, at: tactus_ui_monotonic_seconds())
+        }
+        needsDraw = true
+    }
+
+    /// `cleanup`: ends the lease and closes the connection.
+    func close() {
+        link.sendLease(open: false)
+        if let image { cairo_surface_destroy(image) }
+        // cairo keeps a device per X connection: finish it before the
+        // connection closes, or each editor opened leaves it behind.
+        let device = cairo_device_reference(cairo_surface_get_device(surface))
+        cairo_surface_destroy(surface)
+        cairo_device_finish(device)
+        cairo_device_destroy(device)
+        XDestroyWindow(display, window)
+        XCloseDisplay(display)
+    }
+
+    // MARK: - X events
+
+    private func handle(_ event: inout XEvent) {
+        switch event.type {
+        case Expose:
+            if event.xexpose.count == 0 { needsDraw = true }
+        case ConfigureNotify:
+            resize(width: event.xconfigure.width, height: event.xconfigure.height)
+        case ButtonPress:
+            // Keyboard shortcuts need the focus; a click in the editor asks for it.
+            XSetInputFocus(display, window, RevertToParent, Time(CurrentTime))
+            let b = event.xbutton
+            if b.button >= 4 && b.button <= 7 {
+                // The wheel: 4 up, 5 down, 6 left, 7 right (one notch each).
+                let dx: Double = b.button == 6 ? -1 : (b.button == 7 ? 1 : 0)
+                let dy: Double = b.button == 4 ? -1 : (b.button == 5 ? 1 : 0)
+                apply(editor.wheel(x: Double(b.x), y: Double(b.y), deltaX: dx, deltaY: dy, modifiers: modifiers(b.state)))
+            } else if b.button == 1, Double(b.y) < PianoRollPainter.tabsHeight {
+                if let lane = PianoRollPainter.lane(atX: Double(b.x), in: editor) { apply(editor.selectLane(lane)) }
+            } else if let button = MouseButton(x11: b.button) {
+                apply(editor.press(x: Double(b.x), y: Double(b.y), button: button, modifiers: modifiers(b.state)))
+            }
+        case MotionNotify:
+            // Only the newest position matters: skip the motions queued behind it.
+            while XCheckTypedWindowEvent(display, window, MotionNotify, &event) != 0 {}
+            apply(editor.drag(x: Double(event.xmotion.x), y: Double(event.xmotion.y)))
+        case ButtonRelease:
+            let b = event.xbutton
+            if b.button >= 1 && b.button <= 3 { apply(editor.release(x: Double(b.x), y: Double(b.y))) }
+        case KeyPress:
+            // The shifted symbol when Shift is held (`+` on most layouts, `Z`).
+            let shifted = event.xkey.state & UInt32(ShiftMask) != 0
+            var keysym = XLookupKeysym(&event.xkey, shifted ? 1 : 0)
+            if keysym == 0 { keysym = XLookupKeysym(&event.xkey, 0) }
+            if let key = EditorKey(keysym: keysym, modifiers: modifiers(event.xkey.state)) { apply(editor.key(key)) }
+        default:
+            break
+        }
+    }
+
+    private func modifiers(_ state: UInt32) -> EditorModifiers { EditorModifiers(x11: state) }
+
+    private func resize(width w: Int32, height h: Int32) {
+        guard w != width || h != height, w > 0, h > 0 else { return }
+        width = w
+        height = h
+        cairo_xlib_surface_set_size(surface, w, h)
+        apply(editor.resize(width: Double(w), height: Double(h)))
+        needsDraw = true
+    }
+
+    /// What an editing step asks for: a redraw, the text sent (an edit
+    /// finished), a note to hear.
+    private func apply(_ effects: EditorEffects) {
+        if effects.redraw { needsDraw = true }
+        if let note = effects.audition { link.sendAudition(key: note.key, velocity: note.velocity, channel: note.channel) }
+        if effects.commit {
+            let text = editor.text()
+            if link.sendPattern(text) {
+                status = editor.notice ?? []
+                statusIsError = false
+            } else {
+                statusIsError = true
+                status = Array("this pattern is \(text.count) bytes, more than the \(PluginLink.textLimit) a message to the plugin may hold: nothing was sent (save it as a file and load it with the Pattern file parameter)".utf8)
+            }
+            needsDraw = true
+        }
+    }
+
+    // MARK: - Drawing
+
+    /// Draws into an image in this process, then puts the image on the
+    /// window: no flicker under the playhead, and no glyph ever reaches the X
+    /// server. (With text drawn on the window itself, cairo 1.16 shares glyphs
+    /// between the X connections of one process, and closing one editor
+    /// frees glyphs another still uses: the other's next draw is an X error,
+    /// RenderBadGlyph, which ends the host. tactus-editorhost found it with two
+    /// editors open.)
+    private func draw(now: Double) {
+        if image == nil || imageWidth != width || imageHeight != height {
+            if let old = image { cairo_surface_destroy(old) }
+            image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height)
+            imageWidth = width
+            imageHeight = height
+        }
+        guard let image, let cr = cairo_create(image) else { return }
+        let beat: Double? = playhead.isKnown ? playhead.beat(at: now) : nil
+        PianoRollPainter.draw(editor, playheadBeat: beat, rolling: playhead.isRolling, status: status, statusIsError: statusIsError, on: cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(image)
+        guard let window = cairo_create(surface) else { return }
+        cairo_set_source_surface(window, image, 0, 0)
+        cairo_set_operator(window, CAIRO_OPERATOR_SOURCE)
+        cairo_paint(window)
+        cairo_destroy(window)
+        cairo_surface_flush(surface)
+        XFlush(display)
+    }
+}

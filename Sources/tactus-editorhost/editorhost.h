@@ -1,0 +1,153 @@
+/*
+ * tactus-editorhost: the pattern editor's own test host (Tests/Editor).
+ *
+ * It loads tactus_ui.so as a GTK-less LV2 host would: dlopen, lv2ui_descriptor(0),
+ * the features urid:map, urid:unmap, ui:parent (one X window of its own per
+ * instance), ui:resize and ui:idleInterface, idle about 30 times a second, and
+ * port_event calls on the notify port carrying what the plugin would send.
+ * Every write_function call is recorded, decoded, as one JSON line in a log.
+ * Commands come from a script file or standard input (main.c lists them).
+ *
+ * Single-threaded: commands, idle calls and X requests all run on the main
+ * thread, as the UI thread of a real host.
+ *
+ * The LV2 headers come before Xlib's: Xlib defines a `Bool` macro that breaks
+ * lv2/atom/forge.h when it comes first.
+ */
+#ifndef TACTUS_EDITORHOST_H
+#define TACTUS_EDITORHOST_H
+
+#include <lv2/atom/forge.h>
+#include <lv2/ui/ui.h>
+#include "CLV2.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+
+/* A load that does not assume the buffer is aligned (a UI may pass any). */
+#define LOAD(type, pointer) ({ type value_; memcpy(&value_, (pointer), sizeof value_); value_; })
+
+/* Instances are numbered from 1 in commands and in the log. */
+#define EDITORHOST_MAX_INSTANCES 8
+
+/* --- URIDs (urid_table.c) ------------------------------------------------------------- */
+
+/* The host's own map: URIDs count up from 1 in the order URIs are first seen. */
+LV2_URID urid_map(const char *uri);
+/* The URI of a URID, or NULL when it was never mapped. */
+const char *urid_unmap(LV2_URID urid);
+/* The features' map and unmap (they call the two functions above). */
+extern LV2_URID_Map urid_map_feature;
+extern LV2_URID_Unmap urid_unmap_feature;
+void urid_table_free(void);
+
+/* --- The log of what the UI writes (message_log.c) ------------------------------------ */
+
+/* Opens the log (a path, or "-" for standard output). False with errno when it cannot. */
+bool message_log_open(const char *path);
+void message_log_close(void);
+/* One write_function call as a JSON line: its number, time, instance, port, format
+ * URI, size and the value decoded (an atom with its properties, or a float). */
+void message_log_write(int instance, uint32_t port, uint32_t size, uint32_t format, const void *buffer);
+/* A line for a host-side event: {"event": NAME, "instance": I, ...extra}. `extra`
+ * is either empty or a JSON fragment starting with a comma. */
+void message_log_event(const char *name, int instance, const char *extra);
+/* `text` as a JSON string (quotes included) into `out`. */
+void json_write_string(FILE *out, const char *text, size_t length);
+
+/* --- What the plugin would send (notify_messages.c) ----------------------------------- */
+
+/* An atom built for a port_event call: `atom` points into `storage` (malloc'd). */
+typedef struct {
+    void *storage;
+    const LV2_Atom *atom;
+} NotifyMessage;
+
+/* patch:Set of urn:tactus:pattern with `text`, and patch:sequenceNumber when
+ * `sequence_number` is not 0 (the plugin's own layout: property, number, value). */
+bool notify_pattern(NotifyMessage *message, const char *text, size_t length, int32_t sequence_number);
+/* patch:Set of urn:tactus:error (an empty text clears it). */
+bool notify_error(NotifyMessage *message, const char *text);
+/* patch:Set of urn:tactus:patternFile (an atom:Path). */
+bool notify_pattern_file(NotifyMessage *message, const char *path);
+/* patch:Set of urn:tactus:droppedNoteOns (an atom:Long). */
+bool notify_dropped(NotifyMessage *message, int64_t count);
+/* urn:tactus:playhead with time:beat, time:beatsPerMinute, time:speed. */
+bool notify_playhead(NotifyMessage *message, double beat, double bpm, double speed);
+void notify_message_free(NotifyMessage *message);
+
+/* --- The UI and its instances (editor_instance.c) ------------------------------------- */
+
+/* An echo of an edit, as the plugin would send it back (the loopback command). */
+typedef struct PendingEcho {
+    double due;  /* monotonic seconds */
+    int32_t sequence_number;
+    char *text;
+    size_t length;
+    struct PendingEcho *next;
+} PendingEcho;
+
+typedef struct EditorHost EditorHost;
+
+typedef struct {
+    EditorHost *host;
+    int number;        /* 1-based, as in commands */
+    bool open;
+    bool idle_stopped;  /* idle returned non-zero: the UI asked to be closed */
+    LV2UI_Handle handle;
+    Window parent;     /* the host's window, on the host's connection */
+    Window widget;     /* the UI's window, as returned in `widget` */
+    int parent_x, parent_y;
+    LV2UI_Resize resize;  /* ui:resize's data: the UI may keep it while it is open */
+    int writes;
+    /* The loopback: each pattern edit comes back after `loopback_delay` seconds. */
+    bool loopback;
+    double loopback_delay;
+    PendingEcho *echoes;
+} EditorInstance;
+
+struct EditorHost {
+    void *library;
+    const LV2UI_Descriptor *descriptor;
+    const LV2UI_Idle_Interface *idle;
+    char *bundle_path;
+    Display *display;  /* the host's own connection: parent windows, pixels */
+    EditorInstance instances[EDITORHOST_MAX_INSTANCES];
+};
+
+/* Loads the UI binary and opens the host's X connection. False, with a message
+ * on standard error, when it cannot. */
+bool editor_host_load(EditorHost *host, const char *ui_path);
+/* Closes every open instance, the X connection and (unless `keep_loaded`) the library. */
+void editor_host_unload(EditorHost *host, bool keep_loaded);
+/* Instantiates instance `number` under a new parent window. */
+bool editor_open(EditorHost *host, int number);
+/* cleanup, then the parent window destroyed. */
+void editor_close(EditorHost *host, int number);
+/* The instance `number`, or NULL (with a message) when it is not open. */
+EditorInstance *editor_instance(EditorHost *host, int number);
+/* One idle round: every open instance's idle, due loopback echoes, the host's X events. */
+void editor_idle_all(EditorHost *host);
+/* A port_event on the notify port, format atom:eventTransfer. */
+void editor_send(EditorHost *host, EditorInstance *instance, const NotifyMessage *message);
+/* Resizes the parent and the UI's window, as a toolkit's socket does. */
+void editor_resize(EditorHost *host, EditorInstance *instance, int width, int height);
+/* The UI's window: its id, its place on the screen and its size. */
+bool editor_window_geometry(EditorHost *host, EditorInstance *instance, int *x, int *y, int *width, int *height);
+
+double monotonic_seconds(void);
+
+/* --- Pixels (window_pixels.c) ---------------------------------------------------------- */
+
+/* The colour at (x, y) in the UI's window, 0-255 each. */
+bool window_pixel(Display *display, Window window, int x, int y, int rgb[3]);
+/* How many pixels of the rectangle (x, y, width, height) are within `tolerance`
+ * of `rgb` in each channel: a colour looked for in a region (text, a line). */
+bool window_count(Display *display, Window window, int x, int y, int width, int height, const int rgb[3], int tolerance,
+                  long *count);
+/* The UI's window as a PNG. */
+bool window_screenshot(Display *display, Window window, const char *path);
+
+#endif
