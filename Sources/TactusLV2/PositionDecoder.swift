@@ -1,4 +1,7 @@
 import CLV2
+#if hasFeature(Embedded)
+import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
+#endif
 
 /// The URIDs a `time:Position` is read with: its keys and the numeric atom types.
 struct PositionURIDs {
