@@ -17,8 +17,6 @@ struct AudioSide: ~Copyable {
         UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?) = (nil, nil, nil, nil, nil, nil, nil, nil)
     /// The engine: renderer, pattern hand-over, what the notify port owes.
     var sequencer: Sequencer
-    /// Reads `time:Position` objects, quickly when one repeats the last one's layout.
-    var positions: PositionDecoder
     /// A worker request being assembled (header + payload): copied by the host's schedule_work.
     var request = FixedBytes(capacity: PluginLimits.requestBytes)
     /// The editor's newest `patch:sequenceNumber` among the patterns installed
@@ -27,6 +25,9 @@ struct AudioSide: ~Copyable {
     var installedSequence: Int32 = 0
     /// The number of the worker's pattern waiting to be installed, 0 for none.
     var preparedSequence: Int32 = 0
+    /// Reads `time:Position` objects, quickly when one repeats the last one's
+    /// layout (last: what every block reads stays on the lines it was on).
+    var positions: PositionDecoder
 }
 
 /// What the non-realtime side owns: the text that `save()` stores. The worker
