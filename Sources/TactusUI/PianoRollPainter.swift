@@ -64,11 +64,10 @@ enum PianoRollPainter {
         // Grid lines: the snap grid faint, beats brighter, bars (4 beats) brightest.
         let visible = g.firstBeat...g.lastVisibleBeat
         if let step = editor.snap.step?.approximateValue, step * g.pixelsPerBeat >= 4 {
-            var i = (visible.lowerBound / step).rounded(.down)
-            while i * step <= visible.upperBound {
-                let x = g.x(forBeat: i * step)
-                if x >= gridLeft { color(cr, 0.24, 0.24, 0.28); rect(cr, x, gridTop, 1, gridBottom - gridTop) }
-                i += 1
+            color(cr, 0.24, 0.24, 0.28)
+            for line in editor.snap.lines(from: visible.lowerBound, through: visible.upperBound) {
+                let x = g.x(forBeat: line.approximateValue)
+                if x >= gridLeft { rect(cr, x, gridTop, 1, gridBottom - gridTop) }
             }
         }
         var b = visible.lowerBound.rounded(.down)
@@ -93,9 +92,10 @@ enum PianoRollPainter {
             let start = note.start.approximateValue
             let key = Int(note.key)
             guard g.visibleKeys.contains(key) else { continue }
-            let x0 = g.x(forBeat: start), x1 = g.x(forBeat: note.approximateEnd)
+            // Where the model hit-tests the note: drawn there, so that what is seen is what is grabbed.
+            let box = g.rectangle(of: note)
+            let x0 = box.x, x1 = box.x + box.width, y = box.y
             guard x1 >= gridLeft, x0 <= gridRight else { continue }
-            let y = g.y(forKey: key)
             let v = Double(note.velocity) / 127
             var sounding = false
             if rolling, let beat = laneBeat {
@@ -104,18 +104,18 @@ enum PianoRollPainter {
             }
             if sounding { color(cr, 1.0, 0.95, 0.55) } else { color(cr, 0.25 + 0.7 * v, 0.45 + 0.1 * v, 0.85 - 0.6 * v) }
             let left = max(x0, gridLeft)
-            rect(cr, left + 1, y + 1, max(x1 - left - 2, 3), g.keyHeight - 2)
+            rect(cr, left + 1, y + 1, max(x1 - left - 2, 1), box.height - 2)
             if editor.selection.contains(note.id) {
                 color(cr, 1, 1, 1)
                 cairo_set_line_width(cr, 2)
-                cairo_rectangle(cr, left + 1, y + 1, max(x1 - left - 2, 3), g.keyHeight - 2)
+                cairo_rectangle(cr, left + 1, y + 1, max(x1 - left - 2, 1), box.height - 2)
                 cairo_stroke(cr)
             }
             // The velocity strip: one bar per note, its height the velocity.
-            let stripTop = gridBottom + 4, stripHeight = g.velocityHeight - 8
             if x0 >= gridLeft {
                 color(cr, 0.25 + 0.7 * v, 0.45 + 0.1 * v, 0.85 - 0.6 * v)
-                rect(cr, x0, stripTop + stripHeight * (1 - v), 3, stripHeight * v)
+                let top = g.y(forVelocity: note.velocity)
+                rect(cr, x0, top, 3, g.velocityBase - top)
             }
         }
 
