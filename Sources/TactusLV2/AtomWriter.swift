@@ -41,7 +41,7 @@ struct AtomSequenceWriter {
     var isConnected: Bool { sequence != nil && capacity >= MemoryLayout<LV2_Atom_Sequence_Body>.size }
 
     /// How many more events with bodies of `bodySize` bytes fit.
-    @_noLocks
+    @_transparent @_noLocks
     func room(forBodiesOf bodySize: Int) -> Int {
         guard isConnected else { return 0 }
         return (capacity - used) / AtomSequenceWriter.eventBytes(bodySize)

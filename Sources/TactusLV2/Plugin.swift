@@ -50,6 +50,7 @@ public func instantiate(
     audio.initialize(to: AudioSide(
         sequencer: Sequencer(sampleRate: sampleRate, eventCapacity: PluginLimits.midiEvents, pattern: first),
         positions: PositionDecoder(ids: PositionURIDs(uris.pointee))))
+    audio.pointee.sequencer.readPortMutes(from: audio.pointee.mutePorts.controls)
     let control = UnsafeMutablePointer<ControlSide>.allocate(capacity: 1)
     control.initialize(to: ControlSide(mutex: tactus_mutex_new(), latestText: defaultText, latestSource: nil))
     let shared = UnsafeMutablePointer<SharedSide>.allocate(capacity: 1)
@@ -70,9 +71,7 @@ public func connectPort(_ handle: LV2_Handle?, _ port: UInt32, _ data: UnsafeMut
     case Port.notify: a.pointee.notifyPort = data?.assumingMemoryBound(to: LV2_Atom_Sequence.self)
     case TACTUS_PORT_MIDI_THRU: a.pointee.midiThruPort = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
     case TACTUS_PORT_MUTE_FIRST..<(TACTUS_PORT_MUTE_FIRST + TACTUS_PORT_MUTE_COUNT):
-        let value = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
-        let offset = Int(port - TACTUS_PORT_MUTE_FIRST) * MemoryLayout<UnsafePointer<Float>?>.stride
-        withUnsafeMutableBytes(of: &a.pointee.mutePorts) { $0.storeBytes(of: value, toByteOffset: offset, as: UnsafePointer<Float>?.self) }
+        a.pointee.mutePorts.connect(Int(port - TACTUS_PORT_MUTE_FIRST), to: UnsafePointer(data?.assumingMemoryBound(to: Float.self)))
     default: break
     }
 }

@@ -12,9 +12,8 @@ struct AudioSide: ~Copyable {
     var notifyPort: UnsafeMutablePointer<LV2_Atom_Sequence>? = nil
     /// `midi_thru` (timing contract §7.5): input notes go to the output too while it is at or above 0.5.
     var midiThruPort: UnsafePointer<Float>? = nil
-    /// `mute1` ... `mute8` (timing contract §7.6), each a control port (a float).
-    var mutePorts: (UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?,
-        UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?, UnsafePointer<Float>?) = (nil, nil, nil, nil, nil, nil, nil, nil)
+    /// `mute1` ... `mute8` (timing contract §7.6): the sequencer reads them itself.
+    var mutePorts = MutePorts()
     /// The engine: renderer, pattern hand-over, what the notify port owes.
     var sequencer: Sequencer
     /// A worker request being assembled (header + payload): copied by the host's schedule_work.

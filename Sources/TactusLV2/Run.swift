@@ -6,9 +6,11 @@ import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the 
 extension Plugin {
     /// `run()`: the eg-metro pattern. The sequencer installs a pattern the
     /// worker or a restore prepared (block start, §5); walk the control input
-    /// in time order, letting it render up to each event and then apply it;
-    /// write the block's MIDI; send what the notify port owes.
-    @_noLocks
+    /// in time order, letting it render up to each event and then apply it
+    /// (the two inputs of nearly every block are read without the walk);
+    /// write the block's MIDI; send what the notify port owes. Inlined into
+    /// the exported `tactus_run`, so that a block costs one call.
+    @_noLocks @inline(__always)
     func run(frameCount: Int) {
         let a = audio
         let u = uris
@@ -24,8 +26,27 @@ extension Plugin {
             a.pointee.installedSequence = a.pointee.preparedSequence
             a.pointee.preparedSequence = 0
         }
-        a.pointee.sequencer.setPortMutes(mutePortBits())
 
+        // Nearly every block's input is nothing at all, or (from a host that reports
+        // every block, such as Carla) its position laid out as before.
+        if !readCommonControlInput(frameCount: frameCount) { readControlInput(frameCount: frameCount) }
+        a.pointee.sequencer.endBlock()
+
+        for e in a.pointee.sequencer.events {
+            _ = midiOut.appendMIDI(frames: e.offset, type: u.pointee.midiEvent, e.status, e.data1, e.data2)
+        }
+        if !a.pointee.sequencer.owesNothing {
+            let owed = a.pointee.sequencer.takeOwed()
+            if !owed.isEmpty { send(owed, to: &notifyOut) }
+        }
+    }
+
+    /// The control input, walked in time order: each event renders up to its
+    /// frame, then applies (MIDI, positions, patch messages, the editor's).
+    @_noLocks @inline(never)
+    func readControlInput(frameCount: Int) {
+        let a = audio
+        let u = uris
         let thru = (a.pointee.midiThruPort?.pointee ?? 0) >= 0.5
         var input = AtomSequenceReader(a.pointee.controlPort, sequenceType: u.pointee.atomSequence)
         while let event = input.next() {
@@ -68,13 +89,37 @@ extension Plugin {
                 }
             }
         }
-        a.pointee.sequencer.endBlock()
+    }
 
-        for e in a.pointee.sequencer.events {
-            _ = midiOut.appendMIDI(frames: e.offset, type: u.pointee.midiEvent, e.status, e.data1, e.data2)
-        }
-        let owed = a.pointee.sequencer.takeOwed()
-        if !owed.isEmpty { send(owed, to: &notifyOut) }
+    /// The two control inputs of nearly every block, read exactly as
+    /// `readControlInput` would read them, without the walk: no event at all,
+    /// and the one event of a host that reports its position every block
+    /// (Carla, MusE), a `time:Position` laid out as the last one
+    /// (`PositionDecoder`) that the engine finds a certain repeat. False,
+    /// having done nothing, for any other input.
+    @_transparent @_noLocks
+    func readCommonControlInput(frameCount: Int) -> Bool {
+        let a = audio
+        let u = uris
+        // AtomSequenceReader's arithmetic: events lie before `end`; an event header is 16 bytes.
+        guard let sequence = a.pointee.controlPort, sequence.pointee.atom.type == u.pointee.atomSequence else { return true }
+        let end = Int(sequence.pointee.atom.size) &- MemoryLayout<LV2_Atom_Sequence_Body>.size
+        guard end >= 16 else { return true }  // no event
+        let event = UnsafeRawPointer(sequence) + MemoryLayout<LV2_Atom_Sequence>.size
+        let size = Int(event.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        // It lies inside the sequence, and what follows it is too short to be another event.
+        guard size <= end &- 16, end &- ((16 &+ size &+ 7) & ~7) < 16 else { return false }
+        // AtomObjectReader's test, then the object's type.
+        let type = event.loadUnaligned(fromByteOffset: 12, as: UInt32.self)
+        guard type == u.pointee.atomObject || type == u.pointee.atomBlank, size >= 8,
+            event.loadUnaligned(fromByteOffset: 20, as: UInt32.self) == u.pointee.timePosition,
+            let update = a.pointee.positions.decodeIfKeptLayout(event + 24, count: size &- 8)
+        else { return false }
+        let frames = event.loadUnaligned(as: Int64.self)
+        let offset = frames < 0 ? 0 : (frames > Int64(frameCount) ? frameCount : Int(frames))
+        // Anything but a certain repeat (changing nothing when refused) goes through the
+        // walk, which reads the event again: the update never leaves the registers here.
+        return a.pointee.sequencer.applyIfCertainRepeat(update, atOffset: offset)
     }
 
     /// A `time:Position` as the core reads it: every key as a number; a key of
@@ -146,22 +191,6 @@ extension Plugin {
         }
         guard key >= 0, key < 128, velocity >= 1, velocity < 128, channel >= 0, channel < 16 else { return }
         audio.pointee.sequencer.audition(key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel + 1), atOffset: offset)
-    }
-
-    /// The mute control ports as lane bits (§7.6): a port at or above 0.5 mutes its lane.
-    @_noLocks
-    func mutePortBits() -> UInt64 {
-        var bits: UInt64 = 0
-        withUnsafeBytes(of: audio.pointee.mutePorts) { ports in
-            for i in 0..<Int(TACTUS_PORT_MUTE_COUNT) {
-                if let port = ports.load(fromByteOffset: i * MemoryLayout<UnsafePointer<Float>?>.stride, as: UnsafePointer<Float>?.self),
-                    port.pointee >= 0.5
-                {
-                    bits |= 1 << UInt64(i)
-                }
-            }
-        }
-        return bits
     }
 
     /// `patch:Get`: the answer is prepared off this thread (the snapshot's own text)

@@ -260,6 +260,53 @@ struct LaneRuleTests {
         ])
     }
 
+    @Test("§7.6: mute controls the renderer reads itself, only in blocks that play an onset, give the notes of mute bits set at every block start")
+    func muteControlsReadLazily() throws {
+        // Eight lanes of different lengths and densities, so that some blocks play no onset at all.
+        var text = "tactus-pattern 2\n"
+        for lane in 0..<8 { text += "lane l\(lane) length \(lane + 1)/2\nnote 0 1/8 \(60 + lane) 100\nnote 1/4 1/16 \(70 + lane) 90\n" }
+        let pattern = try PatternParser.parse(text)
+        var rng = SplitMix64(seed: 76)
+        for _ in 0..<20 {
+            let levels = UnsafeMutablePointer<Float>.allocate(capacity: 8)
+            levels.initialize(repeating: 0, count: 8)
+            let table = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: 8)
+            for i in 0..<8 { table[i] = UnsafePointer(levels + i) }
+            defer { levels.deallocate(); table.deallocate() }
+            var everyBlock = Sequencer(sampleRate: 48000, eventCapacity: 256, pattern: PatternSnapshot.make(pattern))
+            var lazily = Sequencer(sampleRate: 48000, eventCapacity: 256, pattern: PatternSnapshot.make(pattern))
+            lazily.readPortMutes(from: MuteControls(levels: UnsafePointer(table), count: 8))
+            var update = PositionUpdate()
+            update.speed = 1; update.bar = 0; update.barBeat = 0; update.beatsPerBar = 4; update.beatsPerMinute = 120
+            var a: [String] = [], b: [String] = []
+            var frame: Int64 = 0
+            for block in 0..<400 {
+                // The host moves a few controls between blocks (0.5 mutes; 0.49 does not).
+                if rng.next() % 4 == 0 {
+                    levels[Int(rng.next() % 8)] = [0, 0.49, 0.5, 1][Int(rng.next() % 4)]
+                }
+                let frames = [1, 64, 256, 1000, 3000][Int(rng.next() % 5)]
+                var bits: UInt64 = 0
+                for i in 0..<8 where levels[i] >= 0.5 { bits |= 1 << UInt64(i) }
+                _ = everyBlock.beginBlock(frameCount: frames, eventCapacity: 256)
+                everyBlock.setPortMutes(bits)
+                _ = lazily.beginBlock(frameCount: frames, eventCapacity: 256)
+                if block == 0 {
+                    everyBlock.apply(update, atOffset: 0)
+                    lazily.apply(update, atOffset: 0)
+                }
+                everyBlock.endBlock()
+                lazily.endBlock()
+                for e in everyBlock.events { a.append("\(frame + e.offset) \(e.status) \(e.data1) \(e.data2)") }
+                for e in lazily.events { b.append("\(frame + e.offset) \(e.status) \(e.data1) \(e.data2)") }
+                frame += Int64(frames)
+            }
+            #expect(a == b)
+            #expect(a.count > 100)
+            if a != b { return }
+        }
+    }
+
     @Test("worked example 8 (timing contract): two lanes, one swung, to the frame")
     func workedExample8() throws {
         let events = try log2(

@@ -6,12 +6,13 @@
 /// after a deactivation, so that it can never be left sounding.
 ///
 /// Value type; audio thread; every operation O(1).
+@usableFromInline
 struct Audition: Sendable, BitwiseCopyable {
     /// How long an auditioned note sounds at least, in seconds.
     static var seconds: Double { 0.25 }
 
     /// Whether a note-on was sent and its note-off is still owed.
-    var isSounding = false
+    @usableFromInline var isSounding = false
     /// The sounding note's status byte for its note-off (`0x80 | channel`).
     var noteOffStatus: UInt8 = 0x80
     var key: UInt8 = 0

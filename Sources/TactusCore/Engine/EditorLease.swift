@@ -9,6 +9,7 @@
 /// a transport change (while stopped nothing moves, so nothing else is sent).
 ///
 /// Value type; audio thread; every operation O(1).
+@usableFromInline
 struct EditorLease: Sendable, BitwiseCopyable {
     /// How long one `editorOpen` keeps the playhead coming.
     static var leaseSeconds: Double { 3 }
@@ -16,7 +17,7 @@ struct EditorLease: Sendable, BitwiseCopyable {
     static var playheadsPerSecond: Double { 30 }
 
     /// Frames of lease left at the end of the current block; 0 when closed.
-    private var framesLeft: Int64 = 0
+    @usableFromInline private(set) var framesLeft: Int64 = 0
     /// Frames since the end of the block the last playhead described.
     private var framesSincePlayhead: Int64 = 0
     /// A transport change or a new lease asks for a playhead now.
@@ -29,7 +30,7 @@ struct EditorLease: Sendable, BitwiseCopyable {
         interval = Audition.frames(seconds: 1 / EditorLease.playheadsPerSecond, sampleRate: sampleRate)
     }
 
-    var isOpen: Bool { framesLeft > 0 }
+    @inlinable var isOpen: Bool { framesLeft > 0 }
 
     /// `editorOpen`: a new lease, with a playhead at the end of this block if the editor was not open.
     mutating func open() {

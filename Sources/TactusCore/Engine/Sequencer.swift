@@ -22,26 +22,29 @@
 /// the rendering it asks for (see `BlockRenderer`), and `@_noLocks`.
 public struct Sequencer: ~Copyable {
     /// The renderer: clock, note tracker, the pattern playing, statistics.
-    public private(set) var renderer: BlockRenderer
+    public var renderer: BlockRenderer {
+        _read { yield _renderer }
+    }
+    @usableFromInline var _renderer: BlockRenderer
     /// The block's events, in frame order, after `endBlock`.
-    private var output: MIDIEventBuffer
+    @usableFromInline var output: MIDIEventBuffer
     /// Shared with the non-realtime side (see `handOver`).
-    private let exchange: UnsafeMutablePointer<SnapshotExchange>
+    @usableFromInline let exchange: UnsafeMutablePointer<SnapshotExchange>
     /// A worker's pattern, installed at the next block start.
-    private var prepared: PatternSnapshot? = nil
-    private var owed = OwedNotifications()
+    @usableFromInline var prepared: PatternSnapshot? = nil
+    @usableFromInline var owed = OwedNotifications()
     /// The dropped note-on count the control side has last been told.
-    private var reportedDrops: Int64 = 0
+    @usableFromInline var reportedDrops: Int64 = 0
     /// The last error a person should see ("Last error" in a host's generic
     /// UI), composed without allocating; emptied when a pattern is accepted.
     public var lastError = FixedText(capacity: Sequencer.errorCapacity)
     /// The editor's auditioned note (§8.1).
-    private var audition = Audition()
+    @usableFromInline var audition = Audition()
     private let auditionFrames: Int64
     /// Frames of the block begun last (the audition's countdown runs by whole blocks).
-    private var blockFrames = 0
+    @usableFromInline var blockFrames = 0
     /// Whether an editor wants the playhead (§8.2).
-    private var editorLease: EditorLease
+    @usableFromInline var editorLease: EditorLease
 
     /// Bytes of `lastError` (longer messages are cut off).
     public static var errorCapacity: Int { 1024 }
@@ -50,7 +53,7 @@ public struct Sequencer: ~Copyable {
     /// finite) playing `pattern`, whose ticket it takes; room for
     /// `eventCapacity` events a block. Allocates: call it off the audio thread.
     public init(sampleRate: Double, eventCapacity: Int, pattern: PatternSnapshot?, snapshotBudget: Int = SnapshotExchange.defaultBudget) {
-        renderer = BlockRenderer(sampleRate: sampleRate)
+        _renderer = BlockRenderer(sampleRate: sampleRate)
         auditionFrames = Audition.duration(sampleRate: sampleRate)
         editorLease = EditorLease(sampleRate: sampleRate)
         output = MIDIEventBuffer(storageCapacity: eventCapacity)
@@ -58,14 +61,14 @@ public struct Sequencer: ~Copyable {
         exchange.initialize(to: SnapshotExchange(budget: snapshotBudget))
         if let pattern {
             _ = exchange.pointee.reserve()
-            _ = renderer.install(pattern)
+            _ = _renderer.install(pattern)
         }
     }
 
     /// Frees every snapshot it holds (playing, prepared, waiting, retired).
     /// Off the audio thread, once nothing else uses `handOver`.
     deinit {
-        renderer.pattern?.destroy()
+        _renderer.pattern?.destroy()
         prepared?.destroy()
         exchange.deinitialize(count: 1)
         exchange.deallocate()
@@ -86,14 +89,15 @@ public struct Sequencer: ~Copyable {
     /// Starts a block of `frameCount` frames whose output port holds at most
     /// `eventCapacity` events, installing first what was prepared or offered
     /// (§5). Returns the snapshot offered through `handOver` that it
-    /// installed, if one was (a JACK journal records it).
-    @_noLocks @discardableResult
+    /// installed, if one was (a JACK journal records it). In line in the
+    /// wrappers (a few checks and stores in nearly every block).
+    @_transparent @_noLocks @discardableResult
     public mutating func beginBlock(frameCount: Int, eventCapacity: Int) -> PatternSnapshot? {
         var installed: PatternSnapshot? = nil
         // Nearly every block has nothing to install: found out without a call.
         if prepared != nil || exchange.pointee.hasPending { installed = installPrepared() }
         output.reset(capacity: eventCapacity)
-        renderer.beginBlock(frameCount: frameCount, output: &output)
+        _renderer.beginBlock(frameCount: frameCount, output: &output)
         if audition.isSounding { endAuditionIfDue() }
         blockFrames = frameCount
         return installed
@@ -102,22 +106,31 @@ public struct Sequencer: ~Copyable {
     /// Renders up to `offset` (frames into the block), then applies a position report there (§1-§4).
     @_noLocks @discardableResult @inline(__always)
     public mutating func apply(_ update: PositionUpdate, atOffset offset: Int) -> TransportChange {
-        let change = renderer.apply(update, atOffset: offset, output: &output)
+        let change = _renderer.apply(update, atOffset: offset, output: &output)
         if change != .repeat && change != .ignored { editorLease.transportChanged() }
         return change
+    }
+
+    /// `apply` for a certain repeat (§4) at the block's first frame, nothing
+    /// else: true when it applied `update`, which `apply` would then have
+    /// found a repeat; false changes nothing (call `apply`). Inlinable, so that
+    /// the position a host repeats every block costs no call and no copy.
+    @_transparent @_noLocks
+    public mutating func applyIfCertainRepeat(_ update: PositionUpdate, atOffset offset: Int) -> Bool {
+        _renderer.applyIfCertainRepeat(update, atOffset: offset)
     }
 
     /// Renders everything before `offset` (frames into the block) without
     /// applying anything: what has been rendered is then final in `events`.
     @_noLocks
     public mutating func render(toOffset offset: Int) {
-        renderer.render(toOffset: offset, output: &output)
+        _renderer.render(toOffset: offset, output: &output)
     }
 
     /// Renders up to `offset`, then ends every sounding note there (CC 123 / CC 120, §5).
     @_noLocks
     public mutating func allNotesOff(atOffset offset: Int) {
-        renderer.allNotesOff(atOffset: offset, output: &output)
+        _renderer.allNotesOff(atOffset: offset, output: &output)
         if audition.isSounding { endAudition(atOffset: offset) }
     }
 
@@ -125,13 +138,13 @@ public struct Sequencer: ~Copyable {
     /// key-follow note-on or CC 121 (§7.5), or the lane-mutes parameter (§7.6).
     @_noLocks
     public mutating func apply(_ event: InputEvent, atOffset offset: Int) {
-        renderer.apply(TimedInputEvent(offset: offset, event: event), output: &output)
+        _renderer.apply(TimedInputEvent(offset: offset, event: event), output: &output)
     }
 
     /// §7.5 MIDI thru: renders up to `offset`, then passes an input note there.
     @_noLocks
     public mutating func passThrough(status: UInt8, data1: UInt8, data2: UInt8, atOffset offset: Int) {
-        renderer.passThrough(status: status, data1: data1, data2: data2, atOffset: offset, output: &output)
+        _renderer.passThrough(status: status, data1: data1, data2: data2, atOffset: offset, output: &output)
     }
 
     /// §8.1: the editor auditions `key` (0-127) at `velocity` (1-127) on
@@ -140,9 +153,9 @@ public struct Sequencer: ~Copyable {
     /// without room).
     @_noLocks @discardableResult
     public mutating func audition(key: UInt8, velocity: UInt8, channel: UInt8, atOffset offset: Int) -> Bool {
-        guard !renderer.clock.isRolling, key < 128, velocity > 0, velocity < 128, channel >= 1, channel <= 16 else { return false }
+        guard !_renderer.clock.isRolling, key < 128, velocity > 0, velocity < 128, channel >= 1, channel <= 16 else { return false }
         if audition.isSounding { endAudition(atOffset: offset) }
-        let on = renderer.passThrough(status: 0x90 | (channel &- 1), data1: key, data2: velocity, atOffset: offset, output: &output)
+        let on = _renderer.passThrough(status: 0x90 | (channel &- 1), data1: key, data2: velocity, atOffset: offset, output: &output)
         guard on else { return false }
         audition.isSounding = true
         audition.noteOffStatus = 0x80 | (channel &- 1)
@@ -166,8 +179,8 @@ public struct Sequencer: ~Copyable {
     /// §8.2: the clock at the first frame after the block (after `endBlock`).
     public var playhead: Playhead {
         @_noLocks get {
-            let clock = renderer.clock
-            let end = renderer.blockStartFrame &+ Int64(renderer.blockFrameCount)
+            let clock = _renderer.clock
+            let end = _renderer.blockStartFrame &+ Int64(_renderer.blockFrameCount)
             return Playhead(
                 beat: clock.beat(atFrame: end).approximateValue, beatsPerMinute: clock.beatsPerMinute,
                 speed: clock.isRolling ? clock.speed : 0)
@@ -177,13 +190,20 @@ public struct Sequencer: ~Copyable {
     /// §7.6: the mute control ports' bits for this block (call after `beginBlock`).
     @_noLocks
     public mutating func setPortMutes(_ bits: UInt64) {
-        renderer.setPortMutes(bits)
+        _renderer.setPortMutes(bits)
+    }
+
+    /// §7.6: the mute controls the renderer reads itself from now on, in
+    /// each block that plays an onset, before the first (call it off the audio
+    /// thread, before the first block; see `MuteControls`).
+    public mutating func readPortMutes(from controls: MuteControls) {
+        _renderer.readPortMutes(from: controls)
     }
 
     /// Renders the rest of the block; its events are then in `events`.
     @_noLocks
     public mutating func endBlock() {
-        renderer.endBlock(output: &output)
+        _renderer.endBlock(output: &output)
     }
 
     /// The block's events in frame order (offsets into the block), valid until the next `beginBlock`.
@@ -198,9 +218,16 @@ public struct Sequencer: ~Copyable {
     public mutating func takeOwed() -> OwedNotifications {
         var result = owed
         owed = OwedNotifications()
-        if editorLease.endBlock(frameCount: blockFrames, rolling: renderer.clock.isRolling) { result.insert(.playhead) }
-        if renderer.statistics.droppedNoteOns != reportedDrops { result.insert(.droppedNoteOns) }
+        if editorLease.endBlock(frameCount: blockFrames, rolling: _renderer.clock.isRolling) { result.insert(.playhead) }
+        if _renderer.statistics.droppedNoteOns != reportedDrops { result.insert(.droppedNoteOns) }
         return result
+    }
+
+    /// True when `takeOwed` would return nothing and change nothing (nothing
+    /// owed, no editor's lease, the dropped count told): a wrapper skips the
+    /// call then, as in nearly every block. Inlinable: a few loads, no call.
+    public var owesNothing: Bool {
+        @_transparent @_noLocks get { owed.isEmpty && !editorLease.isOpen && _renderer.statistics.droppedNoteOns == reportedDrops }
     }
 
     /// Adds to what is owed (a `patch:Get`, an error found by the wrapper).
@@ -247,7 +274,7 @@ public struct Sequencer: ~Copyable {
     /// frame of the next block rendered, and the transport is forgotten.
     @_noLocks
     public mutating func deactivate() {
-        renderer.deactivate()
+        _renderer.deactivate()
         // Its note-off goes out with the renderer's, at the next block start.
         audition.framesLeft = 0
     }
@@ -255,17 +282,17 @@ public struct Sequencer: ~Copyable {
     // MARK: - Audition
 
     /// At a block start (§8.1): the auditioned note ends once its time is up or the transport rolls.
-    @_noLocks
-    private mutating func endAuditionIfDue() {
+    @usableFromInline @_noLocks
+    mutating func endAuditionIfDue() {
         audition.framesLeft &-= Int64(blockFrames)
-        if audition.framesLeft <= 0 || renderer.clock.isRolling { endAudition(atOffset: 0) }
+        if audition.framesLeft <= 0 || _renderer.clock.isRolling { endAudition(atOffset: 0) }
     }
 
     @_noLocks
     private mutating func endAudition(atOffset offset: Int) {
         // A note-off is owed room like the tracker's: passThrough only drops when
         // the block's storage is full, and then the next block start tries again.
-        if renderer.passThrough(status: audition.noteOffStatus, data1: audition.key, data2: 0, atOffset: offset, output: &output) {
+        if _renderer.passThrough(status: audition.noteOffStatus, data1: audition.key, data2: 0, atOffset: offset, output: &output) {
             audition.isSounding = false
         } else {
             audition.framesLeft = 0
@@ -275,8 +302,8 @@ public struct Sequencer: ~Copyable {
     // MARK: - Installing
 
     /// The prepared pattern, then an offered one, which wins when both wait.
-    @_noLocks
-    private mutating func installPrepared() -> PatternSnapshot? {
+    @usableFromInline @_noLocks
+    mutating func installPrepared() -> PatternSnapshot? {
         if let snapshot = prepared {
             prepared = nil
             install(snapshot)
@@ -295,7 +322,7 @@ public struct Sequencer: ~Copyable {
 
     @_noLocks
     private mutating func install(_ snapshot: PatternSnapshot) {
-        if let old = renderer.install(snapshot) { retire(old) }
+        if let old = _renderer.install(snapshot) { retire(old) }
     }
 
     /// A pattern was accepted: an error shown from an earlier attempt is stale,

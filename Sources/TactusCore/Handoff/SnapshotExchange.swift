@@ -114,7 +114,7 @@ public struct SnapshotExchange: ~Copyable, @unchecked Sendable {
     /// pending queue's indices only, so that a block with nothing to install
     /// (nearly every block) finds that out cheaply.
     public var hasPending: Bool {
-        @_noLocks get { pending.count > 0 }
+        @_transparent @_noLocks get { pending.count > 0 }
     }
 
     /// Audio thread: hands a replaced snapshot back for freeing. Never fails:

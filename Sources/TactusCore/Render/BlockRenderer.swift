@@ -19,7 +19,6 @@ public struct BlockRenderer: ~Copyable {
     /// Most note-ons one frame can hold after merging: one per slot.
     static var stagingCapacity: Int { NoteTracker.slotCount }
 
-    public private(set) var clock: TransportClock
     public private(set) var tracker = NoteTracker()
     /// The pattern playing, if any.
     public private(set) var pattern: PatternSnapshot?
@@ -29,16 +28,28 @@ public struct BlockRenderer: ~Copyable {
     private var cursor: OnsetCursor?
     /// §7.6: lanes muted by the `urn:tactus:laneMutes` parameter (bit i: lane i).
     public private(set) var parameterMutes: UInt64 = 0
-    /// §7.6: lanes muted by the mute control ports.
+    /// §7.6: lanes muted by the mute control ports (valid while `portMutesRead`).
     public private(set) var portMutes: UInt64 = 0
+    /// The mute controls read lazily (`readPortMutes(from:)`), if a wrapper gave them.
+    private var muteControls: MuteControls? = nil
+    /// Whether `portMutes` holds this block's controls: a block reads them only
+    /// when it plays an onset, so a block that plays none never touches them.
+    @usableFromInline var portMutesRead = true
     /// §7.5: each lane's key-follow transpose in semitones (0 until a key arrives).
     private let laneTranspose: UnsafeMutablePointer<Int16>
+    /// The host's transport (next to what every block reads: a host that
+    /// reports every block has its clock read in every block).
+    public var clock: TransportClock { _clock }
+    @usableFromInline var _clock: TransportClock
     /// Absolute frame where the current block starts.
-    public private(set) var blockStartFrame: Int64 = 0
+    public var blockStartFrame: Int64 { _blockStartFrame }
+    @usableFromInline var _blockStartFrame: Int64 = 0
     /// Frames in the current block.
-    public private(set) var blockFrameCount = 0
+    public var blockFrameCount: Int { _blockFrameCount }
+    @usableFromInline var _blockFrameCount = 0
     /// Absolute frame up to which output is final.
-    public private(set) var renderedFrame: Int64 = 0
+    public var renderedFrame: Int64 { _renderedFrame }
+    @usableFromInline var _renderedFrame: Int64 = 0
 
     /// Note-ons of the frame being rendered, held back so that note-offs at the
     /// same frame (retriggers) go out first and merges can change their velocity.
@@ -46,8 +57,8 @@ public struct BlockRenderer: ~Copyable {
     private let stagingSlots: UnsafeMutablePointer<UInt16>
     private var stagingCount = 0
     private var stagingFrame: Int64 = Int64.min
-    private var workLeft = 0
-    private var outputFull = false
+    @usableFromInline var workLeft = 0
+    @usableFromInline var outputFull = false
     /// The end of the segment whose skip search found nothing to skip to (`skipOnsets`).
     private var fruitlessSkipEnd = Int64.min
     /// Nothing is due before this absolute frame: no note-off, no onset. Set
@@ -60,7 +71,7 @@ public struct BlockRenderer: ~Copyable {
 
     /// A renderer for `sampleRate` frames per second (positive, finite), stopped, with no pattern.
     public init(sampleRate: Double) {
-        clock = TransportClock(sampleRate: sampleRate)
+        _clock = TransportClock(sampleRate: sampleRate)
         staging = .allocate(capacity: BlockRenderer.stagingCapacity)
         stagingSlots = .allocate(capacity: BlockRenderer.stagingCapacity)
         laneTranspose = .allocate(capacity: Pattern.maximumLaneCount)
@@ -76,13 +87,14 @@ public struct BlockRenderer: ~Copyable {
     // MARK: - Block protocol
 
     /// Starts a block of `frameCount` frames; empties `output` (keeping its capacity).
-    @_noLocks
+    @_transparent @_noLocks
     public mutating func beginBlock(frameCount: Int, output: inout MIDIEventBuffer) {
-        output.reset(capacity: output.capacity)
-        blockStartFrame = renderedFrame
-        blockFrameCount = frameCount > 0 ? frameCount : 0
+        output.removeAll()
+        _blockStartFrame = _renderedFrame
+        _blockFrameCount = frameCount > 0 ? frameCount : 0
         workLeft = BlockRenderer.onsetWorkBound(eventCapacity: output.capacity)
         outputFull = false
+        portMutesRead = false
     }
 
     /// Renders everything before `offset` (frames into the block).
@@ -99,15 +111,28 @@ public struct BlockRenderer: ~Copyable {
         // A host that reports every block sends repeats nearly always: the quick
         // test takes them, inlined into the caller, and leaves every beat on its
         // frame (what is due stays due).
-        if clock.applyIfCertainRepeat(update, atFrame: frame) { return .repeat }
+        if _clock.applyIfCertainRepeat(update, atFrame: frame) { return .repeat }
         return applyInFull(update, atFrame: frame)
+    }
+
+    /// `apply` for a certain repeat at the frame rendered up to (a report at
+    /// the block's first frame, as hosts that report every block send it):
+    /// true when it applied the update, which `apply` would then have found a
+    /// repeat with nothing to render first; false changes nothing (call
+    /// `apply`). Inlinable: a wrapper's every-block path has it in line.
+    @_transparent @_noLocks
+    public mutating func applyIfCertainRepeat(_ update: PositionUpdate, atOffset offset: Int) -> Bool {
+        // absoluteFrame's clamping: at or before what is rendered, the update acts
+        // there (the block's start never lies after it: offset 0 needs no look).
+        guard offset <= 0 || _blockStartFrame &+ Int64(min(offset, _blockFrameCount)) <= _renderedFrame else { return false }
+        return _clock.applyIfCertainRepeat(update, atFrame: _renderedFrame)
     }
 
     /// `apply` after the quick test said nothing: the update through the clock's exact path.
     @_noLocks @inline(never)
     private mutating func applyInFull(_ update: PositionUpdate, atFrame frame: Int64) -> TransportChange {
         let before = clock
-        let change = clock.applyInFull(update, atFrame: frame)
+        let change = _clock.applyInFull(update, atFrame: frame)
         // A repeat at the same rate (a host that sends its position every
         // block) leaves every frame where it was: what is due stays due.
         if !BlockRenderer.placesFramesAlike(before, clock) { quietUntil = Int64.min }
@@ -201,10 +226,27 @@ public struct BlockRenderer: ~Copyable {
     }
 
     /// §7.6: the mute control ports' bits, read at a block start (call it
-    /// right after `beginBlock`).
+    /// right after `beginBlock`), for a wrapper that reads its controls itself.
+    /// They hold until set again, unless `readPortMutes(from:)` gave controls.
     @_noLocks
     public mutating func setPortMutes(_ bits: UInt64) {
         portMutes = bits
+        portMutesRead = true
+    }
+
+    /// §7.6: from now on the port mutes are `controls`' levels, read in each
+    /// block before its first onset plays. A host changes no control during a
+    /// block, so that is the value at the block's start; a block that plays
+    /// no onset (nearly every block) does not read them at all.
+    public mutating func readPortMutes(from controls: MuteControls) {
+        muteControls = controls
+        portMutesRead = false
+    }
+
+    @_noLocks @inline(never)
+    private mutating func readPortMutes() {
+        portMutesRead = true
+        if let muteControls { portMutes = muteControls.bits }
     }
 
     /// §7.5: the current transpose of lane `index`, for tests and display.
@@ -238,7 +280,7 @@ public struct BlockRenderer: ~Copyable {
     @_noLocks
     public mutating func deactivate() {
         tracker.cutAll()
-        clock.reset()
+        _clock.reset()
         cursor = nil
         laneTranspose.update(repeating: 0, count: Pattern.maximumLaneCount)
         quietUntil = Int64.min
@@ -268,7 +310,7 @@ public struct BlockRenderer: ~Copyable {
         guard end > renderedFrame else { return }
         if end <= quietUntil {
             // `renderDue` would find nothing due before `end` and stop at once.
-            renderedFrame = end
+            _renderedFrame = end
             return
         }
         renderDue(until: end, output: &output)
@@ -328,7 +370,7 @@ public struct BlockRenderer: ~Copyable {
             }
         }
         flushStaging(output: &output)
-        renderedFrame = end
+        _renderedFrame = end
     }
 
     /// Onsets one block may examine one by one (contract §6, reading (h)):
@@ -338,7 +380,7 @@ public struct BlockRenderer: ~Copyable {
     /// remaining onsets are skipped with one O(log n) search and counted, so
     /// `run()` takes bounded time whatever the pattern, tempo or block size.
     @_noLocks @inline(__always)
-    static func onsetWorkBound(eventCapacity: Int) -> Int { 4 * eventCapacity + 4096 }
+    @inlinable static func onsetWorkBound(eventCapacity: Int) -> Int { 4 &* eventCapacity &+ 4096 }  // capacity <= storage: no overflow
 
     /// Passes of one segment's loop beyond the onsets it examines: its
     /// note-offs (a pass that finds the output full and one that plays, at
@@ -359,6 +401,7 @@ public struct BlockRenderer: ~Copyable {
         defer {
             cursor = c.advance(in: p) ? c : nil
         }
+        if !portMutesRead { readPortMutes() }
         if p.hasChoices || (parameterMutes | portMutes) != 0 {
             // §7.6 mutes, §7.4 chance, §7.5 transpose: a note that does not
             // play in this pass is as if absent (no retrigger, no merge).

@@ -40,24 +40,32 @@ public struct MIDIEventBuffer: ~Copyable {
     /// The most events the storage can hold.
     public let storageCapacity: Int
     /// The most events the current block may hold (`<= storageCapacity`).
-    public private(set) var capacity: Int
+    public var capacity: Int { _capacity }
+    @usableFromInline var _capacity: Int
     /// Events written so far in this block.
-    public private(set) var count = 0
+    public var count: Int { _count }
+    @usableFromInline var _count = 0
 
     public init(storageCapacity: Int) {
         precondition(storageCapacity > 0)
         self.storageCapacity = storageCapacity
-        capacity = storageCapacity
+        _capacity = storageCapacity
         storage = .allocate(capacity: storageCapacity)
     }
 
     deinit { storage.deallocate() }
 
+    /// Empties the buffer, keeping this block's capacity.
+    @_transparent @_noLocks
+    public mutating func removeAll() {
+        _count = 0
+    }
+
     /// Empties the buffer and sets this block's capacity (clamped to the storage).
-    @_noLocks
+    @_transparent @_noLocks
     public mutating func reset(capacity newCapacity: Int) {
-        count = 0
-        capacity = newCapacity < 0 ? 0 : (newCapacity > storageCapacity ? storageCapacity : newCapacity)
+        _count = 0
+        _capacity = newCapacity < 0 ? 0 : (newCapacity > storageCapacity ? storageCapacity : newCapacity)
     }
 
     @_noLocks @inline(__always)
@@ -70,8 +78,8 @@ public struct MIDIEventBuffer: ~Copyable {
     @_noLocks @inline(__always)
     public mutating func append(_ event: MIDIEvent) -> Bool {
         guard count < capacity else { return false }
-        storage[count] = event
-        count += 1
+        storage[_count] = event
+        _count += 1
         return true
     }
 

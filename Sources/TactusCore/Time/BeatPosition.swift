@@ -35,7 +35,7 @@ public struct BeatPosition: Comparable, Sendable, BitwiseCopyable {
     }
 
     /// The value as one `Double` (rounded; for display and coarse searches).
-    public var approximateValue: Double {
+    @inlinable public var approximateValue: Double {
         @_noLocks get { Double(whole) + fraction }
     }
 

@@ -29,7 +29,7 @@ public enum TransportChange: Sendable, Equatable, BitwiseCopyable {
 /// owned and used by the audio thread.
 public struct TransportClock: Sendable, BitwiseCopyable {
     /// Updates closer than this to the extrapolated beat are repeats (§4).
-    public static var repeatBandBeats: Double { 1.0 / 1920.0 }
+    @inlinable public static var repeatBandBeats: Double { 1.0 / 1920.0 }
     /// Updates closer than this (and beyond the repeat band) are corrections (§4).
     public static var correctionBandBeats: Double { 1.0 / 16.0 }
     /// Tempo above this (bpm) is absurd (§6).
@@ -42,7 +42,7 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     /// arithmetic would, though our doubles carry ~1e-15 beat of noise.
     public static var bandToleranceBeats: Double { 1e-12 }
     /// A beat position beyond ± this is absurd (§6).
-    public static var beatLimit: Double { 4_294_967_296 }  // 2^32
+    @inlinable public static var beatLimit: Double { 4_294_967_296 }  // 2^32
 
     /// Frames per second, fixed at instantiation.
     public let sampleRate: Double
@@ -54,7 +54,8 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     /// Last value of `time:beatsPerBar` (initially 4).
     public private(set) var beatsPerBar: Double = 4
     /// Last value of `time:bar` (initially 0).
-    public private(set) var bar: Double = 0
+    public var bar: Double { _bar }
+    @usableFromInline var _bar: Double = 0
 
     /// Absolute frame of the update in force.
     public private(set) var anchorFrame: Int64 = 0
@@ -68,9 +69,11 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     public private(set) var beatsPerFrame = DoubleDouble(0)
     /// `time:frame` of the last update applied, if it carried one (§1, rule 1: a
     /// host whose frame advanced exactly as ours did has not moved).
-    public private(set) var lastHostFrame: Double?
+    public var lastHostFrame: Double? { _lastHostFrame }
+    @usableFromInline var _lastHostFrame: Double?
     /// Absolute frame at which that update arrived.
-    public private(set) var lastHostFrameArrival: Int64 = 0
+    public var lastHostFrameArrival: Int64 { _lastHostFrameArrival }
+    @usableFromInline var _lastHostFrameArrival: Int64 = 0
 
     /// A stopped transport at beat 0, 120 bpm, 4/4, for a positive finite `sampleRate`.
     public init(sampleRate: Double) {
@@ -114,7 +117,7 @@ public struct TransportClock: Sendable, BitwiseCopyable {
 
     /// Margin, in beats per beat of magnitude, that covers the rounding of the
     /// quick repeat test's doubles (a few ulps, 2^-52 each) many times over.
-    static var quickTestRelativeMargin: Double { 0x1p-40 }
+    @inlinable static var quickTestRelativeMargin: Double { 0x1p-40 }
 
     /// Applies `update` and returns true only when the full path of `apply`
     /// would find it a repeat (§4) with nothing to change but the keys it
@@ -127,8 +130,9 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     /// taken. False changes nothing and says nothing: the full path decides.
     ///
     /// Most updates from a host that reports every block (Carla, MusE) are
-    /// such repeats: decided here in a few comparisons.
-    @_noLocks @inline(__always)
+    /// such repeats: decided here in a few comparisons. Inlinable, so that a
+    /// wrapper's every-block path has it in line (`Sequencer.applyIfCertainRepeat`).
+    @_transparent @_noLocks
     public mutating func applyIfCertainRepeat(_ update: PositionUpdate, atFrame frame: Int64) -> Bool {
         guard isRolling, !update.hasInvalidKey else { return false }
         if let t = update.beatsPerMinute, t != beatsPerMinute { return false }
@@ -170,9 +174,9 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         let extrapolated = anchor + elapsed
         let margin = (reported.magnitude + anchor.magnitude + elapsed.magnitude + 1) * TransportClock.quickTestRelativeMargin
         guard (reported - extrapolated).magnitude + margin <= TransportClock.repeatBandBeats else { return false }
-        lastHostFrame = update.frame
-        lastHostFrameArrival = frame
-        bar = newBar
+        _lastHostFrame = update.frame
+        _lastHostFrameArrival = frame
+        _bar = newBar
         return true
     }
 
@@ -243,14 +247,14 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         let hostSentPosition = update.barBeat != nil || update.beat != nil || update.frame != nil
         guard !hostSentPosition || reported.approximateValue.magnitude <= TransportClock.beatLimit else { return .ignored }
 
-        lastHostFrame = update.frame
-        lastHostFrameArrival = frame
+        _lastHostFrame = update.frame
+        _lastHostFrameArrival = frame
         let wasRolling = isRolling
         let rateChanged = tempo != beatsPerMinute || newSpeed != speed
         beatsPerMinute = tempo
         speed = newSpeed
         beatsPerBar = perBar
-        bar = newBar
+        _bar = newBar
         isRolling = newSpeed > 0 && tempo > 0
         // The rates depend on tempo and speed alone: a host that repeats its
         // position every block (Carla, Ardour) pays the two 106-bit divisions
