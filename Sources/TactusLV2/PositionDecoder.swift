@@ -74,6 +74,10 @@ struct PositionDecoder: ~Copyable {
     /// Where each varying value lies, if the kept object has it as a number (the last one sent).
     private var frameAt = VaryingValue.absent, barAt = VaryingValue.absent
     private var barBeatAt = VaryingValue.absent, beatAt = VaryingValue.absent
+    /// The kept object sends `frame` and `bar` as Longs and `barBeat` as a
+    /// Float, as Ardour, Carla and jalv do: those three are then read with no
+    /// test of their kinds.
+    private var isCommonShape = false
     /// The full decoding of the kept properties.
     private var kept = PositionUpdate()
 
@@ -136,9 +140,15 @@ struct PositionDecoder: ~Copyable {
     func decodeIfKeptLayout(_ base: UnsafeRawPointer, count: Int) -> PositionUpdate? {
         guard count == keptBytes, keptBytes != 0, equalsKeptOutsideVaryingValues(base) else { return nil }
         var update = kept
-        if frameAt.kind != .absent { update.frame = frameAt.read(base) }
-        if barAt.kind != .absent { update.bar = barAt.read(base) }
-        if barBeatAt.kind != .absent { update.barBeat = barBeatAt.read(base) }
+        if isCommonShape {
+            update.frame = Double(base.loadUnaligned(fromByteOffset: frameAt.offset, as: Int64.self))
+            update.bar = Double(base.loadUnaligned(fromByteOffset: barAt.offset, as: Int64.self))
+            update.barBeat = Double(base.loadUnaligned(fromByteOffset: barBeatAt.offset, as: Float.self))
+        } else {
+            if frameAt.kind != .absent { update.frame = frameAt.read(base) }
+            if barAt.kind != .absent { update.bar = barAt.read(base) }
+            if barBeatAt.kind != .absent { update.barBeat = barBeatAt.read(base) }
+        }
         if beatAt.kind != .absent { update.beat = beatAt.read(base) }
         return update
     }
@@ -184,6 +194,7 @@ struct PositionDecoder: ~Copyable {
         barAt = varying.bar
         barBeatAt = varying.barBeat
         beatAt = varying.beat
+        isCommonShape = frameAt.kind == .long && barAt.kind == .long && barBeatAt.kind == .float
         guard let base = bytes.baseAddress, bytes.count >= 16, bytes.count <= PositionDecoder.capacityBytes else { return update }
         keepBytes.initializeMemory(as: UInt8.self, repeating: 0xFF, count: bytes.count)
         func vary(_ value: VaryingValue) {
