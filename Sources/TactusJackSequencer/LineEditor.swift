@@ -1,5 +1,5 @@
 import CEditLine
-import Foundation
+import Glibc
 
 /// The prompt's input on a terminal: libedit's line editing (arrow keys,
 /// Ctrl-A/E, Ctrl-R), history (Up and Down) and Tab completion of the
@@ -12,7 +12,7 @@ import Foundation
 struct LineEditor {
     /// Lines libedit completed (nil: end of input), handed over by the C callback.
     nonisolated(unsafe) private static var completed: [String?] = []
-    private static let commands = ["show", "add", "remove", "length", "clear", "load", "save", "play", "stop", "locate", "help", "quit"]
+    private static let commands = ["show", "add", "remove", "length", "lane", "lanes", "seed", "clear", "load", "save", "play", "stop", "locate", "help", "quit"]
     let prompt: String
     private var ended = false
 

@@ -222,7 +222,11 @@ struct PatternParserReasonTests {
     // docs/pattern-format.md, "Note names": keys in scientific pitch notation.
     @Test func keysWrittenAsNoteNamesAreTheirMIDINumbers() throws {
         let names = ["C-1": 0, "C#-1": 1, "Db-1": 1, "A0": 21, "F#2": 42, "Bb3": 58, "B#3": 60, "C4": 60, "Cb4": 59,
-                     "A4": 69, "E5": 76, "G9": 127, "Gb9": 126]
+                     "A4": 69, "E5": 76, "G9": 127, "Gb9": 126,
+                     // Either case for the letter; `b` after a letter is always the flat; the
+                     // octave is the letter's, whatever the accidental (issue 33).
+                     "c4": 60, "c#4": 61, "f#3": 54, "eb2": 39, "bb3": 58, "b3": 59, "cb4": 59, "e#4": 65, "E#4": 65,
+                     "c-1": 0, "g9": 127, "a4": 69, "db-1": 1]
         for (name, key) in names {
             let p = try #require(accepted(prologue + "note 0 1 \(name) 100\n"), "\(name)")
             #expect(p.notes.map(\.key) == [UInt8(key)], "\(name)")
@@ -235,7 +239,8 @@ struct PatternParserReasonTests {
         expectRejected(prologue + "note 0 1 C10 100\n", line: 3, .noteNameOutOfRange("C10"))
     }
 
-    @Test(arguments: ["H4", "c4", "C", "C#", "Cx4", "C4.0", "Bbb3", "b3", "C+1", "C--1", "C1000"])
+    // `EB2`: the flat is a lowercase b only (`BB3` would read two ways).
+    @Test(arguments: ["H4", "h4", "C", "c", "C#", "c#", "Cx4", "C4.0", "Bbb3", "bbb3", "EB2", "BB3", "C+1", "C--1", "C1000"])
     func keysThatAreNeitherNumberNorNameAreNotAKey(text: String) {
         expectRejected(prologue + "note 0 1 \(text) 100\n", line: 3, .notAKey(text))
     }
@@ -347,6 +352,12 @@ struct PatternParserFormatTests {
         expectRejected("tactus-pattern 1\nlength 4\nnote 0 1 60 100 AB#x\n", line: 3, .notAnInteger(field: "channel", text: "AB"))
         // A note letter as the last character before the # at a field start: `C#` alone is no key.
         expectRejected("tactus-pattern 1\nlength 4\nnote 0 1 C# 100\n", line: 3, .notAKey("C#"))
+        // Lowercase letters too (issue 33: `c#4` was read as `c` and a comment).
+        let lower = try #require(accepted("tactus-pattern 1\nlength 4\nnote 0 1 c#4 100 # c sharp\nnote 1 1 f#3 90#x\nnote 2 1 eb2 80;note 3 1 bb3 70\n"))
+        #expect(lower.notes.map(\.key) == [61, 54, 39, 58])
+        expectRejected("tactus-pattern 1\nlength 4\nnote 0 1 c# 100\n", line: 3, .notAKey("c#"))
+        // A letter after `h` (not a note) before a # is a comment, as before.
+        expectRejected("tactus-pattern 1\nlength 4\nnote 0 1 60 100 h#x\n", line: 3, .notAnInteger(field: "channel", text: "h"))
     }
 
     @Test func aPromptReadsCommentsByTheSameRule() {
@@ -354,6 +365,8 @@ struct PatternParserFormatTests {
         #expect(PatternParser.commentStart(in: Array("length 4#x".utf8)) == 8)
         #expect(PatternParser.commentStart(in: Array("add 0 1 60 100;F#3".utf8)) == 18)
         #expect(PatternParser.commentStart(in: Array("no comment".utf8)) == 10)
+        #expect(PatternParser.commentStart(in: Array("add 0 1 c#4 100 # x".utf8)) == 16)
+        #expect(PatternParser.commentStart(in: Array("add 0 1 c4 100;c#4".utf8)) == 18)
     }
 
     // docs/pattern-format.md: ";" separates statements on a line (jalv.gtk3's one-line text field).

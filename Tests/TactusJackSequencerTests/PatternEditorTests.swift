@@ -133,6 +133,12 @@ import TactusJackSequencer
         #expect(editor.run("remove 2 F#3") == .changed("removed 1 note"))
         #expect(editor.run("remove 7/2 G4") == .changed("removed 1 note"))
         #expect(editor.pattern.notes.map(\.key) == [60, 64, 58])
+        // Lowercase names too, and a sharp right after a lowercase letter is no comment (issue 33).
+        #expect(editor.run("add 1 1 c#4 100") == .changed("added note 4"))
+        #expect(editor.run("add 2 1 eb2 90") == .changed("added note 5"))
+        #expect(editor.pattern.notes.suffix(2).map(\.key) == [61, 39])
+        #expect(PatternEditor.commands(in: "add 0 1 f#3 100; remove 1 c#4 # done") == ["add 0 1 f#3 100", " remove 1 c#4 "])
+        #expect(editor.run("remove 1 c#4") == .changed("removed 1 note"))
     }
 
     @Test func showPrintsEachKeysNameBesideItsNumber() {

@@ -1,8 +1,11 @@
 /// Note names in scientific pitch notation, as pattern files and the prompt
-/// accept them for a key: a letter `A`-`G`, an optional `#` (sharp) or `b`
-/// (flat), and an octave from `-1`. Middle C, MIDI key 60, is `C4` (as Ardour
-/// and MuseScore name it; some DAWs call it C3). So `C-1` is 0, `F#2` is 42,
-/// `Bb3` is 58 and `G9` is 127 (docs/pattern-format.md).
+/// accept them for a key: a letter `A`-`G` in either case, an optional `#`
+/// (sharp) or lowercase `b` (flat), and an octave from `-1`. Middle C, MIDI
+/// key 60, is `C4` (as Ardour and MuseScore name it; some DAWs call it C3).
+/// So `C-1` is 0, `F#2` and `f#2` are 42, `Bb3` and `bb3` are 58 (the first
+/// `b` the letter, the second the flat), `b3` is 59, `eb2` is 39 and `G9` is
+/// 127 (docs/pattern-format.md). An accidental moves the key and the octave
+/// stays the letter's: `cb4` is 59 (B3), `e#4` is 65 (F4).
 ///
 /// Pure functions, off the audio thread (names are read with the pattern);
 /// O(length of the name).
@@ -38,8 +41,8 @@ public enum NoteName {
         return (0...127).contains(key) ? .key(UInt8(key)) : .outOfRange
     }
 
-    /// Whether `byte` is a note letter, the one place where a `#` right after it
-    /// is a sharp rather than the start of a comment.
+    /// Whether `byte` is a note letter (`A`-`G`, `a`-`g`), the one place where
+    /// a `#` right after it is a sharp rather than the start of a comment.
     public static func isLetter(_ byte: UInt8) -> Bool { pitchClass(of: byte) != nil }
 
     /// The name Tactus shows for `key` (0-127): sharps, never flats: `C4`, `F#2`, `C-1`.
@@ -55,7 +58,8 @@ public enum NoteName {
     }
 
     private static func pitchClass(of byte: UInt8) -> Int? {
-        switch byte {
+        // Lowercase letters are the same notes (`c#4` is `C#4`); 0x20 is the case bit.
+        switch byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "g") ? byte - 0x20 : byte {
         case UInt8(ascii: "C"): return 0
         case UInt8(ascii: "D"): return 2
         case UInt8(ascii: "E"): return 4
