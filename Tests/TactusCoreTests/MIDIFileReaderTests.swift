@@ -211,7 +211,7 @@ struct MIDIFileReaderTests {
     func limits() {
         var small = MIDIFileReader()
         small.maximumFileBytes = 100
-        #expect(refusal([UInt8](repeating: 0, count: 101), reader: small) == "byte 0: the file is 101 bytes; a MIDI file may have at most 100")
+        #expect(refusal(Array("MThd".utf8) + [UInt8](repeating: 0, count: 97), reader: small) == "byte 0: the file is 101 bytes; a MIDI file may have at most 100")
         var twoTracks = MIDIFileReader()
         twoTracks.maximumTracks = 2
         let empty = track(endOfTrack)
@@ -222,7 +222,9 @@ struct MIDIFileReaderTests {
         let notes: [UInt8] = [0x00, 0x90, 0x3C, 0x64, 0x00, 0x3D, 0x64, 0x00, 0x3E, 0x64, 0x00, 0x3F, 0x64]
         #expect(refusal(header() + track(notes), reader: threeNotes) == "byte 32, track 1: more than 3 notes")
         // The default: 16 MiB, one byte more is refused before it is parsed.
-        #expect(refusal([UInt8](repeating: 0, count: (16 << 20) + 1)) == "byte 0: the file is 16777217 bytes; a MIDI file may have at most 16777216")
+        #expect(refusal(Array("MThd".utf8) + [UInt8](repeating: 0, count: (16 << 20) - 3)) == "byte 0: the file is 16777217 bytes; a MIDI file may have at most 16777216")
+        // What the file is comes before its size: a 40 MB WAV is not a MIDI file (not "too large").
+        #expect(refusal(Array("RIFF\0\0\0\0WAVEfmt ".utf8) + [UInt8](repeating: 0, count: 40_000_000)) == "byte 0: not a Standard MIDI File (it does not start with 'MThd')")
     }
 
     @Test("M3: 100,000 empty tracks (the header's count is not trusted) are refused at the 65,536th")

@@ -14,7 +14,10 @@ public struct MIDIFileReader: Sendable {
     public init() {}
 
     /// Reads `bytes` as a whole file; throws the first problem found (M3).
+    /// What the file is comes first: a 40 MB WAV is "not a Standard MIDI
+    /// File", not "too large".
     public func read(_ bytes: [UInt8]) throws(MIDIFileError) -> MIDIFile {
+        guard Self.looksLikeMIDIFile(bytes) else { throw MIDIFileError(offset: 0, track: 0, reason: .notAMIDIFile) }
         guard bytes.count <= maximumFileBytes else {
             throw MIDIFileError(offset: 0, track: 0, reason: .fileTooLarge(size: bytes.count, limit: maximumFileBytes))
         }
