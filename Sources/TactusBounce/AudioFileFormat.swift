@@ -20,13 +20,13 @@ public struct AudioFileFormat: Equatable, Sendable, CustomStringConvertible {
     public init(path: String, bits: String?) throws(BounceError) {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), let container = Container(rawValue: name[name.index(after: dot)...].lowercased()) else {
-            throw BounceError("'\(path)': the output's extension must be .wav or .flac (it says which format to write)")
+            throw BounceError("-o '\(path)': the output's extension must be .wav or .flac (it says which format to write)")
         }
         guard let samples = Samples(rawValue: bits ?? "24") else {
-            throw BounceError("--bits must be 16, 24 or float, not '\(bits ?? "")'")
+            throw BounceError("--bits must be 16, 24 or float, found '\(bits ?? "")'")
         }
         if container == .flac && samples == .float {
-            throw BounceError("'\(path)': FLAC holds integer samples only; use --bits 16 or 24, or a .wav for float")
+            throw BounceError("--bits float with '\(path)': FLAC holds integer samples only; use --bits 16 or 24, or a .wav for float")
         }
         self.init(container: container, samples: samples)
     }

@@ -40,6 +40,18 @@ public struct BounceRenderer {
         /// RMS of both channels over the whole file (linear).
         public var rms: Double { frames > 0 ? (sumOfSquares / Double(2 * frames)).squareRoot() : 0 }
 
+        /// Below this peak (dBFS) a bounce is quiet: at FluidSynth's default gain
+        /// a sparse pattern peaks near -30 dBFS (docs/bounce.md, B7).
+        public static let quietPeakDBFS = -18.0
+
+        /// What to tell a person of a file that peaks at `peak` (linear) when it is
+        /// below `quietPeakDBFS` or silent, naming `--normalize`; nil otherwise.
+        public static func quietness(peak: Float) -> String? {
+            guard peak > 0 else { return "is silent: no sample is above 0" }
+            guard 20 * log10(Double(peak)) < quietPeakDBFS else { return nil }
+            return "peaks at \(dBFS(Double(peak))), below \(Int(quietPeakDBFS)) dBFS: quiet; --normalize puts its peak at -1 dBFS"
+        }
+
         /// A level in dBFS, as a person reads it (`-inf` for silence).
         public static func dBFS(_ linear: Double) -> String {
             guard linear > 0 else { return "-inf dBFS" }
@@ -51,6 +63,10 @@ public struct BounceRenderer {
     /// Where the audio goes: `left`, `right`, frame count.
     public typealias Sink = (UnsafePointer<Float>, UnsafePointer<Float>, Int) throws(BounceError) -> Void
 
+    /// `progress` is called after every block (at most `blockLength` frames)
+    /// with the frames rendered so far, the tail's included: a display that
+    /// wants fewer updates decides by its own clock (the command line's
+    /// progress line redraws four times a second).
     public func render(
         _ schedule: BounceSchedule, through instrument: BounceInstrument, into sink: Sink,
         progress: ((Int64) -> Void)? = nil
@@ -85,7 +101,6 @@ public struct BounceRenderer {
         let events = schedule.events
         var next = 0
         var frame: Int64 = 0
-        var lastProgress: Int64 = 0
         while frame < schedule.endFrame {
             while next < events.count, events[next].frame <= frame {
                 instrument.send(events[next])
@@ -97,10 +112,7 @@ public struct BounceRenderer {
             try instrument.render(left: left, right: right, frameCount: n)
             try account(left, right, n)
             frame = end
-            if let progress, frame - lastProgress >= 1 << 16 {
-                progress(frame)
-                lastProgress = frame
-            }
+            progress?(frame)
         }
         result.eventsSent = next
 
@@ -116,6 +128,7 @@ public struct BounceRenderer {
             let n = Int(min(Int64(block), cap - tailRendered))
             try instrument.render(left: left, right: right, frameCount: n)
             tailRendered += Int64(n)
+            progress?(schedule.endFrame + tailRendered)
             var last = -1
             for i in stride(from: n - 1, through: 0, by: -1) where abs(left[i]) >= threshold || abs(right[i]) >= threshold {
                 last = i

@@ -50,6 +50,8 @@ public final class FluidSynthInstrument: BounceInstrument {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw BounceError("cannot read SoundFont '\(path)': \(String(cString: strerror(errno)))") }
         close(fd)
+        // Neither a SoundFont 2 nor a DLS: refused here, not by FluidSynth's loaders (SoundFontFile).
+        if case .failure(let problem) = SoundFontFile.kind(of: path) { throw BounceError("cannot load SoundFont '\(path)': \(problem.description)") }
         let settings = new_fluid_settings()!
         fluid_settings_setnum(settings, "synth.sample-rate", Double(sampleRate))
         fluid_settings_setint(settings, "synth.min-note-length", 0)

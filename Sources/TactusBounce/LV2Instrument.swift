@@ -264,8 +264,9 @@ public final class LV2Instrument: BounceInstrument {
     }
 
     private static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        return getcwd(&buffer, buffer.count) != nil ? String(cString: buffer) : "."
+        guard let cwd = getcwd(nil, 0) else { return "." }
+        defer { free(cwd) }
+        return String(cString: cwd)
     }
 
     public func send(_ event: BounceEvent) { pending.append(event) }

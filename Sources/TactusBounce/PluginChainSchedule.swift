@@ -127,8 +127,9 @@ public enum PluginChainSchedule {
 
     private static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        return (getcwd(&buffer, buffer.count) != nil ? String(cString: buffer) : ".") + "/" + path
+        guard let cwd = getcwd(nil, 0) else { return "./" + path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + path
     }
 
     /// A `time:Position` body from the simulated host's wire values, each key with its atom type.

@@ -14,10 +14,10 @@ import Testing
     func formats() throws {
         #expect(try AudioFileFormat(path: "a.WAV", bits: nil) == AudioFileFormat(container: .wav, samples: .pcm24))
         #expect(try AudioFileFormat(path: "x/b.flac", bits: "16") == AudioFileFormat(container: .flac, samples: .pcm16))
-        #expect(throws: BounceError("'c.flac': FLAC holds integer samples only; use --bits 16 or 24, or a .wav for float")) {
+        #expect(throws: BounceError("--bits float with 'c.flac': FLAC holds integer samples only; use --bits 16 or 24, or a .wav for float")) {
             try AudioFileFormat(path: "c.flac", bits: "float")
         }
-        #expect(throws: BounceError("'d.mp3': the output's extension must be .wav or .flac (it says which format to write)")) {
+        #expect(throws: BounceError("-o 'd.mp3': the output's extension must be .wav or .flac (it says which format to write)")) {
             try AudioFileFormat(path: "d.mp3", bits: nil)
         }
     }

@@ -104,12 +104,56 @@ import Testing
         let bogus = FileManager.default.temporaryDirectory.appendingPathComponent("bnc-not-a-soundfont-\(getpid()).sf2").path
         try "not a SoundFont".write(toFile: bogus, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: bogus) }
-        do {
-            _ = try FluidSynthInstrument(soundFont: bogus, sampleRate: 48000)
-            Issue.record("a text file loaded as a SoundFont")
-        } catch {
-            #expect(error.description.hasPrefix("cannot load SoundFont '\(bogus)': "))
+        #expect(throws: BounceError("cannot load SoundFont '\(bogus)': not a SoundFont 2 file (it does not start with 'RIFF')")) {
+            try FluidSynthInstrument(soundFont: bogus, sampleRate: 48000)
         }
+    }
+
+    @Test("B7: a bounce that peaks below -18 dBFS is called quiet, with --normalize named (issue 33: -30 dBFS at the default gain)")
+    func quietBounces() {
+        #expect(BounceRenderer.Result.quietness(peak: 0.5) == nil)
+        #expect(BounceRenderer.Result.quietness(peak: 0.126) == nil)  // -18.0 dBFS
+        #expect(BounceRenderer.Result.quietness(peak: 0.0316)
+            == "peaks at -30.0 dBFS, below -18 dBFS: quiet; --normalize puts its peak at -1 dBFS")
+        #expect(BounceRenderer.Result.quietness(peak: 0) == "is silent: no sample is above 0")
+    }
+
+    /// FluidSynth passes a file its SoundFont loader refuses on to libinstpatch,
+    /// which prints a glib CRITICAL line for anything but a DLS (issue 33): such
+    /// files are refused before FluidSynth sees them, each with what is wrong.
+    @Test("B5: files that are not SoundFonts are refused by their RIFF structure, before FluidSynth")
+    func soundFontStructure() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bnc-sf2-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+            let path = folder + "/" + name
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        func le(_ n: Int) -> [UInt8] { [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24 & 0xFF)] }
+        func list(_ type: String, _ body: [UInt8] = []) -> [UInt8] { Array("LIST".utf8) + le(4 + body.count) + Array(type.utf8) + body }
+        let lists = list("INFO") + list("sdta") + list("pdta")
+        let cases: [(String, [UInt8], String?)] = [
+            ("text.sf2", Array("not a SoundFont\n".utf8), "not a SoundFont 2 file (it does not start with 'RIFF')"),
+            ("wave.sf2", Array("RIFF".utf8) + le(4) + Array("WAVE".utf8), "not a SoundFont 2 file (a RIFF file of type 'WAVE', not 'sfbk')"),
+            ("cut.sf2", Array("RIFF\0\0\0\0sfbkLIST".utf8), "a broken SoundFont 2 file: it has the lists none, not INFO, sdta and pdta"),
+            ("short.sf2", Array("RIFF".utf8) + le(1000) + Array("sfbk".utf8) + lists,
+             "a broken SoundFont 2 file: its RIFF chunk claims 1000 bytes, the file has \(4 + lists.count) after the header"),
+            ("long-list.sf2", Array("RIFF".utf8) + le(4 + 12) + Array("sfbk".utf8) + Array("LIST".utf8) + le(400) + Array("INFO".utf8),
+             "a broken SoundFont 2 file: its 'LIST' chunk at byte 12 runs past the end of the file"),
+            ("good.sf2", Array("RIFF".utf8) + le(4 + lists.count) + Array("sfbk".utf8) + lists, nil),
+        ]
+        for (name, bytes, problem) in cases {
+            let path = try file(name, bytes)
+            switch SoundFontFile.kind(of: path) {
+            case .success(let kind): #expect(problem == nil && kind == .soundFont2, "\(name)")
+            case .failure(let error): #expect(error.description == problem, "\(name)")
+            }
+        }
+        let dls = try file("sounds.dls", Array("RIFF".utf8) + le(4) + Array("DLS ".utf8))
+        #expect(try SoundFontFile.kind(of: dls).get() == .downloadableSounds)
+        #expect(try SoundFontFile.kind(of: "/usr/share/sounds/sf2/TimGM6mb.sf2").get() == .soundFont2)
     }
 
     @Test("B8: an LV2 URI that is not installed, and a plugin with no MIDI input, are refused with the reason")
