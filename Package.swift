@@ -102,15 +102,28 @@ let package = Package(
         .target(
             name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusCore", "TactusJack", "FileIO"],
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
+        // The command line imports no Foundation (its modules and TactusJackSequencer
+        // use the C library and Synchronization): linked statically (make cli), full
+        // Foundation would bring ICU's data, most of an 80 MB executable. Only
+        // ArgumentParser's FoundationEssentials remains (README, "Installing").
+        // Linked with lld, which, unlike gold, does not repeat glibc's warning about
+        // the mktemp that FoundationEssentials' Data writing references.
         .executableTarget(
             name: "tactus",
             dependencies: [
-                "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer", "FileIO", "TactusBounce",
+                "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer", "FileIO", "TactusBounce", "TactusCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            linkerSettings: [.unsafeFlags(["-use-ld=lld"])]),
+        // What the command line needs from the system, without Foundation: the
+        // progress line, printf formats, paths, threads, the monotonic clock.
+        .target(name: "TactusCommandLine", dependencies: ["FileIO"]),
         // tactus bounce: schedules of exact frames rendered through libfluidsynth or an
         // LV2 instrument (lilv, the host kit) into WAV or FLAC (libsndfile); docs/bounce.md.
-        .systemLibrary(name: "CFluidSynth", pkgConfig: "fluidsynth", providers: [.apt(["libfluidsynth-dev"])]),
+        // No pkgConfig for FluidSynth: its .pc file passes glib's and SDL2's
+        // -pthread and -D flags, which SwiftPM refuses with a warning on every
+        // build; fluidsynth.h needs none of them (it is in /usr/include).
+        .systemLibrary(name: "CFluidSynth", providers: [.apt(["libfluidsynth-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .target(
             name: "TactusBounce",
@@ -153,6 +166,8 @@ let package = Package(
         // The plugin, run through the project's lilv host (tactus-lv2host) in child processes.
         // and beside tactus jack's process callback, run without a server.
         .testTarget(name: "TactusLV2Tests", dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", "TactusJack", "TactusJackSequencer", "LV2HostKit"]),
+        // The command line's own parts: the progress line, formatting, paths.
+        .testTarget(name: "TactusCommandLineTests", dependencies: ["TactusCommandLine"]),
         // tactus jack's prompt commands and its process callback.
         .testTarget(name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusCore"]),
         // The plugin in-process (hosted build): fuzz corpora, threads, regressions.

@@ -1,5 +1,5 @@
 import CJack
-import Foundation
+import Glibc
 import TactusCore
 import TactusJack
 

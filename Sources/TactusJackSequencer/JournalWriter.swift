@@ -1,5 +1,5 @@
 import FileIO
-import Foundation
+import Glibc
 import TactusCore
 
 /// Writes what a `tactus jack` session did as a session description that
@@ -20,7 +20,8 @@ import TactusCore
 ///
 /// Thread: the prompt thread. Not realtime.
 struct JournalWriter {
-    let folder: URL
+    /// The journal's folder, as given.
+    let folder: String
     private var script: String
     /// Pattern texts of edits not (yet) installed, by tag.
     private var texts: [UInt64: [UInt8]] = [:]
@@ -34,7 +35,7 @@ struct JournalWriter {
     private(set) var failures: [String] = []
 
     init(folder: String, sampleRate: Double, period: Int) throws(FileWriteError) {
-        self.folder = URL(fileURLWithPath: folder, isDirectory: true)
+        self.folder = folder
         self.period = period
         try Folder.create(folder)
         script = """
@@ -96,16 +97,21 @@ struct JournalWriter {
         script += "\(max(endFrame, 1)) end\n"
         save(Array(script.utf8), as: "session.transport")
         save(Array(frameTimes.utf8), as: "frame-times.txt")
-        if case .success(let text) = FileInput.read(folder.appendingPathComponent(JournalWriter.fileName(tag: lastInstalled)).path) {
+        if case .success(let text) = FileInput.read(path(of: JournalWriter.fileName(tag: lastInstalled))) {
             save(text, as: "last.pattern")
         }
     }
 
     private mutating func save(_ bytes: [UInt8], as name: String) {
-        do { try AtomicFile.write(bytes, to: folder.appendingPathComponent(name).path) } catch {
-            SequencerSession.printError("tactus jack: journal: \(error)")
+        do { try AtomicFile.write(bytes, to: path(of: name)) } catch {
+            SequencerSession.printError("Error: journal: \(error)")
             failures.append(error.description)
         }
+    }
+
+    /// The path of the journal's file `name`.
+    func path(of name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
     static func hex(_ byte: UInt8) -> String {

@@ -1,5 +1,5 @@
 import FileIO
-import Foundation
+import Glibc
 import TactusCore
 
 /// The pattern being edited at `tactus jack`'s prompt, and the commands that

@@ -1,7 +1,7 @@
 import CJack
 import CRTCheckHooks
 import FileIO
-import Foundation
+import Glibc
 import Synchronization
 import TactusCore
 import TactusJack
@@ -119,7 +119,7 @@ public enum SequencerSession {
         }
         guard jack_activate(client) == 0 else { throw SequencerError(description: "cannot activate the JACK client") }
         for port in options.connect where jack_connect(client, "\(clientName):midi_out", port) != 0 {
-            printError("tactus jack: cannot connect \(clientName):midi_out to \(port) (see jack_lsp for the port names)")
+            printError("Warning: cannot connect \(clientName):midi_out to \(port) (see jack_lsp for the port names)")
         }
         if options.play { jack_transport_start(client) }
 
@@ -137,7 +137,7 @@ public enum SequencerSession {
         prompt.loop()
         let failures = prompt.close()
         if !failures.isEmpty {
-            throw SequencerError(description: "the journal in '\(PatternEditor.displayPath(journal!.folder.path))' is incomplete: \(CappedList.inline(failures))")
+            throw SequencerError(description: "the journal in '\(PatternEditor.displayPath(journal!.folder))' is incomplete: \(CappedList.inline(failures))")
         }
     }
 
@@ -154,7 +154,13 @@ public enum SequencerSession {
     }
 
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        let bytes = Array((text + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            written += n
+        }
     }
 }
 

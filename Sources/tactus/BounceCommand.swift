@@ -1,7 +1,8 @@
 import ArgumentParser
-import Dispatch
-import Foundation
+import Glibc
+import Synchronization
 import TactusBounce
+import TactusCommandLine
 import TactusCore
 import TactusOffline
 
@@ -45,19 +46,19 @@ struct BounceCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (.wav or .flac), or a folder for several inputs.")
     var output: String?
 
-    @Option(name: .long, help: "Sample rate in frames per second (default 48000).")
+    @Option(name: .long, help: "Sample rate in frames per second, 8000-384000.")
     var rate: Int = 48000
 
-    @Option(name: .long, help: "Samples: 16 (dithered), 24 or float (WAV only); default 24.")
+    @Option(name: .long, help: "Samples: 16 (dithered), 24 or float (WAV only) (default: 24).")
     var bits: String?
 
-    @Option(name: .long, help: "Container when -o is a folder or absent: wav or flac (default wav).")
+    @Option(name: .long, help: "Container when -o is a folder or absent: wav or flac.")
     var format: String = "wav"
 
     @Option(name: .long, help: "Transport script playing a pattern input (docs/transport-script.md).")
     var transport: String?
 
-    @Option(name: .long, help: "Bars of 4 beats to play a pattern for (with --bpm).")
+    @Option(name: .long, help: "Bars of 4 beats to play a pattern for (with --bpm), 1-100000.")
     var bars: Int?
 
     @Option(name: .long, help: "Tempo for --bars, in beats per minute.")
@@ -69,16 +70,16 @@ struct BounceCommand: ParsableCommand {
     @Flag(name: .long, help: "No chorus (FluidSynth).")
     var noChorus = false
 
-    @Option(name: .long, help: "FluidSynth's synth.cpu-cores (voice rendering threads; default: the cores left per batch thread, 2 for one file here).")
+    @Option(name: .long, help: "FluidSynth's synth.cpu-cores, 1-8: voice rendering threads (default: the cores left per batch thread).")
     var cpuCores: Int?
 
-    @Option(name: .long, help: "Worker threads for a batch (default 2: the machine's two cores).")
+    @Option(name: .long, help: "Worker threads for a batch, 1-16.")
     var jobs: Int = 2
 
-    @Flag(name: .long, help: "Scale the file so its peak is at -1 dBFS.")
+    @Flag(name: .long, help: "Scale the file so its peak is at -1 dBFS (a bounce that peaks below -18 dBFS says so).")
     var normalize = false
 
-    @Option(name: .long, help: "Longest tail after the input's end, in seconds (default 10).")
+    @Option(name: .long, help: "Longest tail after the input's end, in seconds (0-3600).")
     var tailCap: Double = 10
 
     @Flag(name: .long, help: "Also write NAME.png: the waveform over a piano roll of the input.")
@@ -99,9 +100,20 @@ struct BounceCommand: ParsableCommand {
         if let bpm, !(bpm.isFinite && bpm > 0 && bpm <= 10_000) { throw ValidationError("--bpm must be a number of beats per minute, above 0") }
         if transport != nil && bars != nil { throw ValidationError("give --transport or --bars N --bpm T, not both") }
         guard ["wav", "flac"].contains(format.lowercased()) else { throw ValidationError("--format must be wav or flac") }
-        guard tailCap >= 0, tailCap.isFinite else { throw ValidationError("--tail-cap must be 0 or more seconds") }
+        guard tailCap >= 0, tailCap <= 3600 else { throw ValidationError("--tail-cap must be 0-3600 seconds, found \(formatNumber(tailCap))") }
         if let cpuCores, !(1...8).contains(cpuCores) { throw ValidationError("--cpu-cores must be 1-8") }
         guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be 1-16") }
+        if inputs.isEmpty { throw ValidationError("give at least one input (a .mid file or a pattern file)") }
+        // The output's format, from -o's extension (or --format) and --bits:
+        // a bad value is a wrong command line, found before anything is read.
+        if let output, !Path.isFolder(output) {
+            do throws(BounceError) { _ = try AudioFileFormat(path: output, bits: bits) } catch { throw ValidationError(error.description) }
+        } else {
+            guard let samples = AudioFileFormat.Samples(rawValue: bits ?? "24") else { throw ValidationError("--bits must be 16, 24 or float, found '\(bits ?? "")'") }
+            if format.lowercased() == "flac" && samples == .float {
+                throw ValidationError("--bits float with --format flac: FLAC holds integer samples only; use --bits 16 or 24, or --format wav for float")
+            }
+        }
     }
 
     /// One input and where its audio goes.
@@ -115,14 +127,14 @@ struct BounceCommand: ParsableCommand {
         let timing = try self.timing()
         var formats: [AudioFileFormat] = []
         for job in jobs {
-            do throws(BounceError) { formats.append(try AudioFileFormat(path: job.output, bits: bits)) } catch { throw CommandFailure(error.description) }
+            do throws(BounceError) { formats.append(try AudioFileFormat(path: job.output, bits: bits)) } catch { throw ValidationError(error.description) }
         }
         let workers = min(self.jobs, jobs.count)
         // Instruments are made here, on one thread, before any rendering: a bad
         // SoundFont or URI fails at once, and each worker loads it once per batch.
         var instruments: [BounceInstrument] = []
         // FluidSynth's own threads take the cores the batch threads leave.
-        let cores = cpuCores ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
+        let cores = cpuCores ?? max(1, Threads.processorCount / workers)
         for _ in 0..<workers {
             switch Result(catching: { () throws(BounceError) in try makeInstrument(cpuCores: cores) }) {
             case .success(let i): instruments.append(i)
@@ -130,25 +142,32 @@ struct BounceCommand: ParsableCommand {
             }
         }
 
-        let batch = Batch(jobs: jobs, formats: formats, instruments: instruments, showProgress: jobs.count == 1 && !quiet)
-        let started = Date()
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        let rate = self.rate
+        let progress = ProgressLine(enabled: jobs.count == 1 && !quiet && isatty(STDERR_FILENO) == 1) { done, total in
+            let shown = min(done, total)
+            return "bouncing: \(formatSeconds(Double(shown) / Double(rate))) of \(formatSeconds(Double(total) / Double(rate))) (\(ProgressLine.percent(done, of: total)))"
+                + (done > total ? ", tail \(formatSeconds(Double(done - total) / Double(rate)))" : "")
+        }
+        let batch = Batch(jobs: jobs, formats: formats, instruments: instruments, progress: progress)
+        let started = MonotonicClock.now()
+        let command = self
+        Threads.concurrentPerform(workers) { worker in
             while let index = batch.take() {
                 let job = jobs[index]
-                let jobStart = Date()
+                let jobStart = MonotonicClock.now()
                 let outcome: Result<(BounceRenderer.Result, [String]), BounceError>
                 do {
-                    outcome = .success(try bounce(job, format: batch.formats[index], timing: timing, instrument: batch.instruments[worker]) { frame, total in
-                        batch.showProgress(frame: frame, total: total, rate: rate)
+                    outcome = .success(try command.bounce(job, format: batch.formats[index], timing: timing, instrument: batch.instruments[worker]) { frame, total in
+                        batch.progress.report(frame, of: total)
                     })
                 } catch {
                     outcome = .failure(error as? BounceError ?? BounceError("\(error)"))
                 }
-                batch.report(index, outcome, elapsed: Date().timeIntervalSince(jobStart), command: self)
+                batch.report(index, outcome, elapsed: MonotonicClock.now() - jobStart, command: command)
             }
         }
         if jobs.count > 1 && !quiet {
-            print("tactus bounce: \(jobs.count - batch.failures) of \(counted(jobs.count, "file")) written in \(formatSeconds(Date().timeIntervalSince(started))) on \(counted(workers, "thread"))")
+            print("tactus bounce: \(jobs.count - batch.failures) of \(counted(jobs.count, "file")) written in \(formatSeconds(MonotonicClock.now() - started)) on \(counted(workers, "thread"))")
         }
         if batch.failures > 0 { throw ExitCode(1) }
     }
@@ -156,80 +175,77 @@ struct BounceCommand: ParsableCommand {
     /// What the worker threads of a batch share: the next input to take, the
     /// messages (printed whole, one file at a time), the failures. A lock guards it.
     final class Batch: @unchecked Sendable {
+        // Instruments are used by one worker each (the index of its thread).
         let jobs: [Job]
         let formats: [AudioFileFormat]
         let instruments: [BounceInstrument]
-        let progressShown: Bool
-        private let lock = NSLock()
-        private var next = 0
-        private(set) var failures = 0
-        private var progress = ProgressLine()
+        /// Shown for a single input on a terminal (a batch prints a line a file).
+        let progress: ProgressLine
+        private let state = Mutex<(next: Int, failures: Int)>((0, 0))
 
-        init(jobs: [Job], formats: [AudioFileFormat], instruments: [BounceInstrument], showProgress: Bool) {
+        init(jobs: [Job], formats: [AudioFileFormat], instruments: [BounceInstrument], progress: ProgressLine) {
             self.jobs = jobs
             self.formats = formats
             self.instruments = instruments
-            progressShown = showProgress
+            self.progress = progress
         }
+
+        var failures: Int { state.withLock { $0.failures } }
 
         func take() -> Int? {
-            lock.lock()
-            defer { lock.unlock() }
-            guard next < jobs.count else { return nil }
-            next += 1
-            return next - 1
-        }
-
-        func showProgress(frame: Int64, total: Int64, rate: Int) {
-            guard progressShown else { return }
-            lock.lock()
-            progress.update("bouncing: \(formatSeconds(Double(frame) / Double(rate))) of \(formatSeconds(Double(total) / Double(rate)))")
-            lock.unlock()
+            state.withLock { s in
+                guard s.next < jobs.count else { return nil }
+                s.next += 1
+                return s.next - 1
+            }
         }
 
         func report(_ index: Int, _ outcome: Result<(BounceRenderer.Result, [String]), BounceError>, elapsed: Double, command: BounceCommand) {
-            lock.lock()
-            defer { lock.unlock() }
-            if progressShown { progress.finish() }
-            let job = jobs[index]
-            let rate = command.rate
-            switch outcome {
-            case .success(let (r, warnings)):
-                for w in warnings { printError("tactus bounce: \(displayPath(job.input)): \(w)") }
-                guard !command.quiet else { return }
-                let seconds = Double(r.frames) / Double(rate)
-                print(
-                    "\(displayPath(job.input)) -> \(displayPath(job.output)): \(formatSeconds(seconds)) (\(formats[index]), \(rate) Hz), "
-                        + "\(counted(r.eventsSent, "event")), tail \(formatSeconds(Double(r.tailFrames) / Double(rate))), "
-                        + "peak \(BounceRenderer.Result.dBFS(Double(r.peak))), RMS \(BounceRenderer.Result.dBFS(r.rms)), "
-                        + "\(Int(seconds / max(elapsed, 1e-9)))x realtime")
-                fflush(nil)
-            case .failure(let error):
-                failures += 1
-                printError("tactus bounce: \(error)")
+            state.withLock { s in
+                let job = jobs[index]
+                let rate = command.rate
+                switch outcome {
+                case .success(let (r, warnings)):
+                    progress.finish(at: r.frames, of: r.scheduleEndFrame)
+                    for w in warnings { printError("Warning: \(displayPath(job.input)): \(w)") }
+                    guard !command.quiet else { return }
+                    let seconds = Double(r.frames) / Double(rate)
+                    print(
+                        "\(displayPath(job.input)) -> \(displayPath(job.output)): \(formatSeconds(seconds)) (\(formats[index]), \(rate) Hz), "
+                            + "\(counted(r.eventsSent, "event")), tail \(formatSeconds(Double(r.tailFrames) / Double(rate))), "
+                            + "peak \(BounceRenderer.Result.dBFS(Double(r.peak))), RMS \(BounceRenderer.Result.dBFS(r.rms)), "
+                            + "\(Int(seconds / max(elapsed, 1e-9)))x realtime")
+                    fflush(nil)
+                    if !command.normalize, let quiet = BounceRenderer.Result.quietness(peak: r.peak) {
+                        printError("Warning: \(displayPath(job.output)) \(quiet)")
+                    }
+                case .failure(let error):
+                    progress.abandon()
+                    s.failures += 1
+                    printError("Error: \(error)")
+                }
             }
         }
     }
 
     /// Inputs and outputs: `-o FILE` for one input, `-o DIR` (or nothing) for any number.
-    func plan() throws(CommandFailure) -> [Job] {
-        var isDirectory: ObjCBool = false
-        let outputIsFolder = output.map { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue } ?? false
+    func plan() throws(ValidationError) -> [Job] {
+        let outputIsFolder = output.map(Path.isFolder) ?? false
         if inputs.count > 1, let output, !outputIsFolder {
-            throw CommandFailure("-o '\(displayPath(output))' must be an existing folder for \(inputs.count) inputs")
+            throw ValidationError("-o '\(displayPath(output))' must be an existing folder for \(inputs.count) inputs")
         }
         let ext = format.lowercased()
         var seen: Set<String> = []
-        return try inputs.map { input throws(CommandFailure) -> Job in
+        return try inputs.map { input throws(ValidationError) -> Job in
             let out: String
             if let output, !outputIsFolder {
                 out = output
             } else {
-                let base = ((input as NSString).lastPathComponent as NSString).deletingPathExtension + "." + ext
-                out = output.map { ($0 as NSString).appendingPathComponent(base) } ?? base
+                let base = Path.deletingExtension(Path.lastComponent(input)) + "." + ext
+                out = output.map { Path.appending(base, to: $0) } ?? base
             }
-            if out == input || inputs.contains(out) { throw CommandFailure("'\(displayPath(out))' would overwrite an input") }
-            guard seen.insert(out).inserted else { throw CommandFailure("two inputs would both be written to '\(displayPath(out))'") }
+            if out == input || inputs.contains(out) { throw ValidationError("-o: '\(displayPath(out))' would overwrite an input") }
+            guard seen.insert(out).inserted else { throw ValidationError("two inputs would both be written to '\(displayPath(out))' (-o)") }
             return Job(input: input, output: out)
         }
     }
@@ -259,7 +275,7 @@ struct BounceCommand: ParsableCommand {
         options.chorus = !noChorus
         options.cpuCores = cpuCores
         let path = sf2 ?? Self.defaultSoundFont
-        if sf2 == nil && !FileManager.default.fileExists(atPath: path) {
+        if sf2 == nil && !Path.exists(path) {
             throw BounceError("no --sf2 given and the default SoundFont \(path) is not installed (make deps installs it: apt-get install timgm6mb-soundfont), or give --sf2 FILE")
         }
         return try FluidSynthInstrument(soundFont: path, sampleRate: rate, options: options)
@@ -309,7 +325,7 @@ struct BounceCommand: ParsableCommand {
             result2.peak *= gain
         }
         if png {
-            let picture = ((job.output as NSString).deletingPathExtension) + ".png"
+            let picture = Path.deletingExtension(job.output) + ".png"
             try WaveformPicture.write(schedule: schedule, result: result, to: picture)
         }
         return (result2, warnings)

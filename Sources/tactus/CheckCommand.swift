@@ -4,12 +4,16 @@ import TactusCore
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate pattern files; print what is wrong, with the line.",
+        abstract: "Validate pattern files; print what is wrong, with the line and column.",
         discussion: """
-            Prints FILE: ok, N notes, loop length L beats for a good file, and \
-            FILE:LINE: REASON on standard error for a bad one. '-' reads standard \
-            input. Exit status: 0 when every file is good, 1 when one is bad or \
-            cannot be read, 2 for a wrong command line.
+            Prints 'FILE: ok, N notes, loop length L beats' on standard output for a \
+            good file, and 'Error: FILE:LINE:COLUMN: REASON' on standard error for a \
+            bad one: LINE counts from 1, COLUMN is the byte of the wrong field in \
+            that line, from 1 (a problem that is on no one field, such as a missing \
+            'length', has no COLUMN: 'FILE:LINE: REASON'). A .mid file is checked \
+            as the pattern it imports to. '-' reads standard input. Exit status: 0 \
+            when every file is good, 1 when one is bad or cannot be read, 2 for a \
+            wrong command line.
             """)
 
     @Argument(help: "Pattern text files ('-' for standard input).")
@@ -31,7 +35,7 @@ struct CheckCommand: ParsableCommand {
                     print("\(displayPath(path)): ok, \(counted(pattern.notes.count, "note")), loop length \(PatternWriter.beatText(pattern.length)) \(pattern.length == BeatRational(1) ? "beat" : "beats")")
                 }
             case .failure(let error):
-                printError(error.description)
+                printError("Error: \(error.description)")
                 failed = true
             }
         }

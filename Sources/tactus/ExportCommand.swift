@@ -1,6 +1,6 @@
 import ArgumentParser
 import FileIO
-import Foundation
+import TactusCommandLine
 import TactusCore
 
 /// `tactus export`: a pattern as a Standard MIDI File (docs/midi-files.md, M16-M19).
@@ -21,32 +21,42 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The Standard MIDI File to write (complete or not at all).")
     var output: String
 
-    @Option(name: .long, help: "How many passes of the loop to write (1-1000).")
+    @Option(name: .long, help: "How many passes of the loop to write, 1-1000.")
     var loops = 1
 
-    @Option(name: .long, help: "Tempo in beats per minute (4-1000).")
+    @Option(name: .long, help: "Tempo in beats per minute, 4-1000.")
     var bpm = 120.0
 
-    func run() throws {
+    /// Extensions of what tactus export does not write.
+    static let audioExtensions: Set<String> = ["wav", "flac", "mp3", "ogg", "opus", "aif", "aiff"]
+
+    func validate() throws {
         guard (1...1000).contains(loops) else { throw ValidationError("--loops must be 1-1000, found \(loops)") }
-        guard bpm.isFinite, bpm >= 4, bpm <= 1000 else { throw ValidationError("--bpm must be 4-1000, found \(bpm)") }
+        guard bpm >= 4, bpm <= 1000 else { throw ValidationError("--bpm must be 4-1000, found \(formatNumber(bpm))") }
+        if Self.audioExtensions.contains(Path.pathExtension(output)) {
+            throw ValidationError("-o '\(displayPath(output))': tactus export writes a Standard MIDI File (.mid); tactus bounce writes audio")
+        }
+        if output == pattern { throw ValidationError("-o '\(displayPath(output))' would overwrite the pattern") }
+    }
+
+    func run() throws {
         let loaded: Pattern
         switch PatternFile.load(pattern) {
         case .success(let (p, _)): loaded = p
         case .failure(let e): throw CommandFailure(e.description)
         }
         guard loaded.notes.count * loops <= 4_000_000 else {
-            throw ValidationError("\(loaded.notes.count) notes times \(loops) loops is more than the 4000000 notes an export writes")
+            throw CommandFailure("\(displayPath(pattern)): \(loaded.notes.count) notes times --loops \(loops) is more than the 4000000 notes an export writes")
         }
-        let name = Array(((pattern as NSString).lastPathComponent as NSString).deletingPathExtension.utf8)
+        let name = Array(Path.deletingExtension(Path.lastComponent(pattern)).utf8)
         let export = PatternExport.export(loaded, loops: loops, microsecondsPerQuarter: Int((60_000_000 / bpm).rounded()), name: name)
         try AtomicFile.write(export.bytes, to: output)
         let notes = loaded.notes.count * loops
-        var summary = "\(output): \(notes) note\(notes == 1 ? "" : "s") (\(loops) loop\(loops == 1 ? "" : "s") of \(PatternWriter.beatText(loaded.length)) beats) at \(formatNumber(bpm)) bpm, \(export.ticksPerQuarter) ticks per quarter note"
+        var summary = "\(displayPath(output)): \(notes) note\(notes == 1 ? "" : "s") (\(loops) loop\(loops == 1 ? "" : "s") of \(PatternWriter.beatText(loaded.length)) \(loaded.length == BeatRational(1) ? "beat" : "beats")) at \(formatNumber(bpm)) bpm, \(export.ticksPerQuarter) ticks per quarter note"
         if export.isExact {
             summary += ", every beat exact"
         } else {
-            summary += "; no PPQ up to 32767 represents every beat exactly: largest error \(String(format: "%.9f", export.largestErrorBeats)) beats"
+            summary += "; no PPQ up to 32767 represents every beat exactly: largest error \(Formatting.printf("%.9f", export.largestErrorBeats)) beats"
         }
         print(summary)
     }

@@ -1,10 +1,11 @@
 import ArgumentParser
 import FileIO
-import Foundation
+import Glibc
 import Synchronization
+import TactusCommandLine
 import TactusCore
-import enum TactusJackSequencer.CappedList
 import TactusJack
+import enum TactusJackSequencer.CappedList
 import TactusOffline
 
 /// Set by SIGINT/SIGTERM: the JACK tools finish cleanly (flush, close) instead of dying.
@@ -28,9 +29,16 @@ struct JackTransportCommand: ParsableCommand {
 
     @Argument(help: "Transport script (docs/transport-script.md).") var script: String
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER or the default server).") var server: String?
-    @Option(help: "Ticks per beat in the BBT it publishes.") var ticksPerBeat: Double = 1920
+    @Option(help: "Ticks per beat in the BBT it publishes, 1-100000.") var ticksPerBeat: Double = 1920
     @Option(help: "Wait (up to 10 s) until these ports exist before starting (comma-separated).") var waitFor: String = ""
     @Flag(help: "Start, stop and locate only; publish no bar/beat/tick (JACK with no timebase master).") var noBbt = false
+
+    func validate() throws {
+        guard ticksPerBeat >= 1, ticksPerBeat <= 100_000 else { throw ValidationError("--ticks-per-beat must be 1-100000, found \(formatNumber(ticksPerBeat))") }
+        if let bad = waitFor.split(separator: ",", omittingEmptySubsequences: false).first(where: { !$0.isEmpty && !$0.contains(":") }) {
+            throw ValidationError("--wait-for '\(bad)': a port is CLIENT:PORT, like tactus:midi_out")
+        }
+    }
 
     func run() throws {
         let text = try TextFile.text(script)
@@ -41,8 +49,8 @@ struct JackTransportCommand: ParsableCommand {
         let master = TimebaseMaster(jack: jack, script: parsed, ticksPerBeat: ticksPerBeat)
         guard master.unsupported.isEmpty else { throw CommandFailure(CappedList.lines(master.unsupported, noun: "more unsupported action")) }
         let ports = waitFor.split(separator: ",").map(String.init)
-        let deadline = Date().addingTimeInterval(10)
-        while !ports.allSatisfy(jack.hasPort), Date() < deadline { usleep(20_000) }
+        let deadline = MonotonicClock.now() + 10
+        while !ports.allSatisfy(jack.hasPort), MonotonicClock.now() < deadline { usleep(20_000) }
         if let missing = ports.first(where: { !jack.hasPort($0) }) { throw CommandFailure("port \(missing) did not appear") }
         installStopHandlers()
         guard master.start(publishBBT: !noBbt) else { throw CommandFailure("cannot become the JACK timebase master") }
@@ -69,6 +77,14 @@ struct JackRecordCommand: ParsableCommand {
     @Option(help: "Write every cycle's JACK transport and server frame time here (one line a cycle; tactus-hosttest jack-align reads it).") var cycles: String?
     @Option(help: "Stop after this many seconds (default: at SIGINT or SIGTERM).") var seconds: Double?
 
+    func validate() throws {
+        if let seconds, !(seconds > 0 && seconds <= 1e6) { throw ValidationError("--seconds must be a number of seconds above 0, found \(formatNumber(seconds))") }
+        if let bad = connect.split(separator: ",", omittingEmptySubsequences: false).first(where: { !$0.isEmpty && !$0.contains(":") }) {
+            throw ValidationError("--connect '\(bad)': a port is CLIENT:PORT, like tactus:midi_out")
+        }
+        if let output, output == jalvScript || output == cycles { throw ValidationError("-o '\(displayPath(output))' is also given to --jalv-script or --cycles") }
+    }
+
     func run() throws {
         let jack: JackClient
         do { jack = try JackClient(name: "tactus-record", server: server) } catch { throw CommandFailure(error.description) }
@@ -85,9 +101,9 @@ struct JackRecordCommand: ParsableCommand {
         var script = "tactus-transport 1\nrate \(Int(jack.sampleRate))\n# the positions jalv sent its plugin, rebuilt from the JACK transport of each cycle\n"
         var lastCycleEnd: Int64 = 0
         var cycleLog = cycles != nil ? JackCycleLine.header + "\n" : ""
-        let started = Date()
+        let started = MonotonicClock.now()
         while !stopRequested.load(ordering: .relaxed) {
-            if let seconds, Date().timeIntervalSince(started) >= seconds { break }
+            if let seconds, MonotonicClock.now() - started >= seconds { break }
             usleep(20_000)
             for entry in recorder.drain() {
                 let t = entry.transport
@@ -122,8 +138,8 @@ struct JackRecordCommand: ParsableCommand {
             script += "\(max(lastCycleEnd, 1)) end\n"
             do { try AtomicFile.write(script, to: jalvScript) } catch { failures.append(error.description) }
         }
-        if recorder.xruns > 0 { printError("tactus jack-record: JACK reported \(counted(recorder.xruns, "xrun")) while recording") }
-        if recorder.droppedEntries > 0 { printError("tactus jack-record: \(counted(recorder.droppedEntries, "entry", plural: "entries")) lost (the main thread fell behind)") }
+        if recorder.xruns > 0 { printError("Warning: JACK reported \(counted(recorder.xruns, "xrun")) while recording") }
+        if recorder.droppedEntries > 0 { printError("Warning: \(counted(recorder.droppedEntries, "entry", plural: "entries")) lost (the main thread fell behind)") }
         if !failures.isEmpty { throw CommandFailure(failures.joined(separator: "\n")) }
     }
 }

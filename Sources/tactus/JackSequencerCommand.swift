@@ -1,4 +1,5 @@
 import ArgumentParser
+import TactusCommandLine
 import TactusJackSequencer
 
 struct JackSequencerCommand: ParsableCommand {
@@ -29,8 +30,12 @@ struct JackSequencerCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only answers and errors.") var quiet = false
 
     func validate() throws {
-        guard bpm.isFinite, bpm > 0 else { throw ValidationError("--bpm must be a positive number of beats per minute") }
-        guard beatsPerBar.isFinite, beatsPerBar >= 1 else { throw ValidationError("--beats-per-bar must be 1 or more") }
+        guard bpm > 0, bpm <= 10_000 else { throw ValidationError("--bpm must be a number of beats per minute above 0 (at most 10000), found \(formatNumber(bpm))") }
+        guard beatsPerBar >= 1, beatsPerBar <= 1000 else { throw ValidationError("--beats-per-bar must be 1-1000, found \(formatNumber(beatsPerBar))") }
+        guard !name.isEmpty, name.utf8.count <= 64, !name.contains(":") else { throw ValidationError("--name must be 1-64 characters without ':', found '\(name)'") }
+        if let bad = connect.split(separator: ",", omittingEmptySubsequences: false).first(where: { !$0.isEmpty && !$0.contains(":") }) {
+            throw ValidationError("--connect '\(bad)': a port is CLIENT:PORT, like fluidsynth:midi_00")
+        }
     }
 
     func run() throws {

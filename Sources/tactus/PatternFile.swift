@@ -1,5 +1,5 @@
 import FileIO
-import Foundation
+import TactusCommandLine
 import TactusCore
 import TactusOffline
 
@@ -25,8 +25,7 @@ enum PatternFile {
     /// A script's pattern path, relative to the script's folder unless absolute.
     static func resolve(_ path: String, relativeTo scriptPath: String) -> String {
         if path.hasPrefix("/") { return path }
-        let folder = (scriptPath as NSString).deletingLastPathComponent
-        return folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+        return Path.appending(path, to: Path.folder(scriptPath))
     }
 }
 

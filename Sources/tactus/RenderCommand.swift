@@ -1,6 +1,7 @@
 import ArgumentParser
 import FileIO
-import Foundation
+import Glibc
+import TactusCommandLine
 import TactusCore
 import TactusOffline
 
@@ -45,13 +46,16 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         if let blocks {
-            do { _ = try BlockPlan(parsing: blocks) } catch { throw ValidationError(error.description) }
+            do { _ = try BlockPlan(parsing: blocks) } catch { throw ValidationError("--blocks '\(blocks)': \(error.description)") }
         }
         if let rate { guard rate.isFinite, rate > 0 else { throw ValidationError("--rate must be a positive number") } }
         guard maxHours.isFinite, maxHours > 0 else { throw ValidationError("--max-hours must be a positive number") }
         guard maxEvents > 0 else { throw ValidationError("--max-events must be a positive number") }
         if let output, output == transport || output == pattern {
             throw ValidationError("-o '\(displayPath(output))' would overwrite an input")
+        }
+        if let smf, smf == transport || smf == pattern || smf == output {
+            throw ValidationError("--smf '\(displayPath(smf))' would overwrite \(smf == output ? "the log (-o)" : "an input")")
         }
     }
 
@@ -83,8 +87,12 @@ struct RenderCommand: ParsableCommand {
         var out = try OutputStream(path: output)
         out.write("# tactus event log: FRAME then MIDI bytes in hex")
         out.write("# pattern \(displayPath(patternPath)), transport \(displayPath(transport)), rate \(formatNumber(sampleRate)), blocks \(plan)")
-        var progress = ProgressLine()
         let total = script.endFrame
+        // Not while the log itself scrolls past on the same terminal.
+        let logOnTerminal = (output == nil || output == "-") && isatty(STDOUT_FILENO) == 1
+        let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && !logOnTerminal) { done, total in
+            "rendering: \(formatSeconds(Double(done) / sampleRate)) of \(formatSeconds(Double(total) / sampleRate)) (\(ProgressLine.percent(done, of: total)))"
+        }
         var render = OfflineRender(script: script, sampleRate: sampleRate, blocks: plan)
         render.annotate = annotate
         var events = 0
@@ -92,7 +100,7 @@ struct RenderCommand: ParsableCommand {
         // the options from locals, as reading an @Option goes through
         // ArgumentParser's generic storage (more than a block's rendering costs).
         let maxEvents = maxEvents, annotate = annotate, keepPlayed = smf != nil
-        let started = Date()
+        let started = MonotonicClock.now()
         var played: [LoggedEvent] = []
         let report = render.run(
             pattern: initial, patternText: text,
@@ -110,10 +118,13 @@ struct RenderCommand: ParsableCommand {
                         out.write(EventLog.line(e))
                     }
                 }
-                progress.update(
-                    "rendering: \(formatSeconds(Double(rendered) / sampleRate)) of \(formatSeconds(Double(total) / sampleRate)) (\(rendered * 100 / max(total, 1))%)")
+                progress.report(rendered, of: total)
             })
-        progress.finish()
+        if events > maxEvents || out.failed {
+            progress.abandon()
+        } else {
+            progress.finish(at: report.frames, of: total)
+        }
         if events > maxEvents {
             out.abandon()
             throw CommandFailure(
@@ -123,13 +134,13 @@ struct RenderCommand: ParsableCommand {
         if let smf {
             try AtomicFile.write(SessionMIDIFile.bytes(events: played, script: script, sampleRate: sampleRate, name: patternPath), to: smf)
         }
-        let elapsed = Date().timeIntervalSince(started)
-        for failure in report.editFailures { printError("tactus render: \(failure)") }
+        let elapsed = MonotonicClock.now() - started
+        for failure in report.editFailures { printError("Warning: \(failure)") }
         let s = report.statistics
         if s.droppedNoteOns > 0 || s.overfullBlocks > 0 {
-            printError("tactus render: \(counted(Int(s.droppedNoteOns), "note-on")) dropped, \(counted(Int(s.overfullBlocks), "block")) with a full output buffer")
+            printError("Warning: \(counted(Int(s.droppedNoteOns), "note-on")) dropped, \(counted(Int(s.overfullBlocks), "block")) with a full output buffer")
         }
-        if s.ignoredUpdates > 0 { printError("tactus render: \(counted(Int(s.ignoredUpdates), "position update")) ignored as invalid") }
+        if s.ignoredUpdates > 0 { printError("Warning: \(counted(Int(s.ignoredUpdates), "position update")) ignored as invalid") }
         if progress.enabled {
             let seconds = Double(report.frames) / sampleRate
             printError("tactus render: \(counted(report.events, "event")), \(counted(report.blocks, "block")), \(formatSeconds(seconds)) of audio in \(formatSeconds(elapsed)) (\(Int(seconds / max(elapsed, 1e-9)))x realtime)")
@@ -148,23 +159,16 @@ struct RenderBounds {
     var hours: Double
     var events: Int
 
-    /// Why a script of `endFrame` frames is refused, or nil.
-    func refusal(endFrame: Int64, sampleRate: Double) -> String? {
+    /// Why a script of `endFrame` frames is refused, or nil; `option` names
+    /// the option that raises the limit, where there is one.
+    func refusal(endFrame: Int64, sampleRate: Double, option: String? = "--max-hours") -> String? {
         let scriptHours = Double(endFrame) / sampleRate / 3600
         guard scriptHours > hours else { return nil }
         return "the script ends at frame \(endFrame), \(formatHours(scriptHours)) of audio at \(formatNumber(sampleRate)) Hz; "
-            + "the limit is \(formatHours(hours)) (raise it with --max-hours)"
+            + "the limit is \(formatHours(hours))" + (option.map { " (raise it with \($0))" } ?? "")
     }
 
     private func formatHours(_ h: Double) -> String {
-        h < 1e6 ? "\(formatNumber((h * 100).rounded() / 100)) hours" : String(format: "%.3g hours", h)
+        h < 1e6 ? "\(formatNumber((h * 100).rounded() / 100)) hours" : Formatting.printf("%.3g hours", h)
     }
-}
-
-func formatSeconds(_ s: Double) -> String {
-    s >= 60 ? String(format: "%d:%05.2f", Int(s) / 60, s.truncatingRemainder(dividingBy: 60)) : String(format: "%.2f s", s)
-}
-
-func formatNumber(_ x: Double) -> String {
-    x == x.rounded() && x.magnitude < 1e15 ? String(Int64(x)) : String(x)
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import Glibc
+import TactusCommandLine
 
 @main
 struct Tactus: ParsableCommand {
@@ -15,24 +16,53 @@ struct Tactus: ParsableCommand {
         subcommands: [RenderCommand.self, CheckCommand.self, VerifyCommand.self, JackSequencerCommand.self, JackTransportCommand.self, JackRecordCommand.self,
                       ImportCommand.self, ExportCommand.self, BounceCommand.self])
 
-    /// Runs the subcommand. Unlike ArgumentParser's own `main`, an error a
-    /// subcommand throws is shown with that subcommand's usage, not the
-    /// top-level one, and a wrong command line exits 2 (not 64).
+    /// Runs the subcommand. Unlike ArgumentParser's own `main`, a wrong
+    /// command line exits 2 (not 64), and every error a subcommand reports
+    /// reads the same way: `Error: ...` on standard error; for a wrong
+    /// command line (an unknown option, a bad option value, whether found
+    /// while parsing or by `run`), followed by that subcommand's usage
+    /// (`Usage: tactus export ...`).
     static func main() {
         var command: ParsableCommand
-        do { command = try parseAsRoot() } catch { exit(with: error, for: Tactus.self) }
-        do { try command.run() } catch { exit(with: error, for: type(of: command)) }
+        do { command = try parseAsRoot() } catch { exit(with: error) }
+        do { try command.run() } catch { exit(with: error, from: type(of: command)) }
     }
 
-    static func exit(with error: Error, for command: ParsableCommand.Type) -> Never {
-        let code = command.exitCode(for: error)
-        let message = command.fullMessage(for: error)
+    /// An error from parsing (ArgumentParser knows the subcommand it was parsing).
+    static func exit(with error: Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
         if code == .success {
             if !message.isEmpty { print(message) }
-            Foundation.exit(0)
+            Glibc.exit(0)
         }
         if !message.isEmpty { printError(message) }
-        Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+        Glibc.exit(code == .validationFailure ? 2 : code.rawValue)
+    }
+
+    /// An error from `run`: a wrong command line (exit 2, with the
+    /// subcommand's usage), a failure (`CommandFailure`: exit 1), or an exit
+    /// status the subcommand chose (its messages already printed).
+    static func exit(with error: Error, from subcommand: ParsableCommand.Type) -> Never {
+        switch error {
+        case let exit as ExitCode:
+            Glibc.exit(exit.rawValue)
+        case let failure as CommandFailure:
+            printError("Error: \(failure.description)")
+            Glibc.exit(1)
+        case let wrong as ValidationError:
+            printError(usageMessage(wrong.message, for: subcommand))
+            Glibc.exit(2)
+        default:
+            exit(with: error)
+        }
+    }
+
+    /// `Error: MESSAGE`, the subcommand's usage and where its help is, as
+    /// ArgumentParser shows them for an error found while parsing.
+    static func usageMessage(_ message: String, for subcommand: ParsableCommand.Type) -> String {
+        let name = subcommand == Tactus.self ? "tactus" : "tactus \(subcommand._commandName)"
+        return "Error: \(message)\nUsage: \(usageString(for: subcommand))\n  See '\(name) --help' for more information."
     }
 }
 

@@ -1,9 +1,13 @@
 import FileIO
-import Foundation
+import Glibc
+import TactusCommandLine
 import TactusCore
 
+/// Writes `message` and a line feed to standard error at once (unbuffered,
+/// so that it comes out in order with the progress line and with what other
+/// threads write).
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    writeStandardError(message + "\n")
 }
 
 /// Where a command's log goes: a file, written whole or not at all
@@ -70,36 +74,11 @@ struct OutputStream {
 
 /// A command that could not do its work (a file that cannot be read or does
 /// not parse, a JACK server that refuses): printed as `Error: ...`, exit
-/// status 1, without the usage text that a wrong option gets.
+/// status 1, without the usage text that a wrong command line gets
+/// (`ValidationError`: exit status 2).
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }
-}
-
-/// A one-line progress display on a terminal's standard error, a few times a second.
-struct ProgressLine {
-    let enabled = isatty(STDERR_FILENO) == 1
-    private var lastUpdate = Date.distantPast
-    private var shown = false
-    private var calls = 0
-
-    mutating func update(_ text: @autoclosure () -> String) {
-        guard enabled else { return }
-        // A render calls this once a block, millions of times: reading the
-        // clock each time would cost more than rendering a quiet block.
-        calls &+= 1
-        guard calls & 1023 == 1 else { return }
-        let now = Date()
-        guard now.timeIntervalSince(lastUpdate) > 0.2 else { return }
-        lastUpdate = now
-        shown = true
-        FileHandle.standardError.write(Data(("\r" + text() + "\u{1B}[K").utf8))
-    }
-
-    mutating func finish() {
-        guard enabled, shown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    }
 }
 
 /// A path as messages show it: control characters as `\xNN`, as every

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import TactusCommandLine
 import TactusCore
 import TactusOffline
 
@@ -52,8 +52,8 @@ struct VerifyCommand: ParsableCommand {
         }
         let sampleRate = script.sampleRate ?? 48000
         if let refusal = RenderBounds(hours: RenderBounds.defaultHours, events: RenderBounds.defaultEvents)
-            .refusal(endFrame: script.endFrame, sampleRate: sampleRate) {
-            throw CommandFailure("\(displayPath(session)): \(refusal.replacingOccurrences(of: " (raise it with --max-hours)", with: ""))")
+            .refusal(endFrame: script.endFrame, sampleRate: sampleRate, option: nil) {
+            throw CommandFailure("\(displayPath(session)): \(refusal)")
         }
         var render = OfflineRender(script: script, sampleRate: sampleRate, blocks: script.blocks ?? .fixed(256))
         render.annotate = true
