@@ -188,7 +188,7 @@ struct WrapLimit: ParsableCommand {
         }
         let initial = try load(patternPath).get()
         let block = Int64(256)
-        var render = OfflineRender(script: script, sampleRate: script.sampleRate ?? 48000, blocks: script.blocks ?? .fixed(Int(block)))
+        let render = OfflineRender(script: script, sampleRate: script.sampleRate ?? 48000, blocks: script.blocks ?? .fixed(Int(block)))
         var expected: [LoggedEvent] = []
         _ = render.run(pattern: initial.0, patternText: initial.1, loadPattern: load, onBlock: { events, _ in expected += events })
         let recorded = try EventLog.parse(try FileInput.text(log))

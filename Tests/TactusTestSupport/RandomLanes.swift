@@ -43,7 +43,7 @@ extension RandomSession {
             ])
             lines.append("\(frame) \(message)")
         }
-        func frameOf(_ line: String) -> Int64 { Int64(line.split(separator: " ").first.flatMap { Int64($0) } ?? -1) ?? -1 }
+        func frameOf(_ line: String) -> Int64 { line.split(separator: " ").first.flatMap { Int64($0) } ?? -1 }
         let ordered = lines.enumerated().sorted { a, b in
             let fa = frameOf(a.element), fb = frameOf(b.element)
             return fa != fb ? fa < fb : a.offset < b.offset
