@@ -263,36 +263,43 @@ FUZZ_CHECKS  := $(sort $(wildcard Fuzz/Targets/*.swift))
 
 $(FUZZ_DIR)/clv2-shim.o: Sources/CLV2/shim.c Sources/CLV2/include/CLV2.h
 	@mkdir -p $(FUZZ_DIR)
-	clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CLV2/include $< -o $@
+	@echo "tactus: fuzz: $(@F)"
+	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CLV2/include $< -o $@
 
 $(FUZZ_DIR)/clv2-descriptor.o: Sources/CLV2Descriptor/descriptor.c Sources/CLV2/include/CLV2.h
 	@mkdir -p $(FUZZ_DIR)
-	clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CLV2/include $< -o $@
+	@echo "tactus: fuzz: $(@F)"
+	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CLV2/include $< -o $@
 
 $(FUZZ_DIR)/log_capture.o: Sources/CInProcessHost/log_capture.c Sources/CInProcessHost/include/CInProcessHost.h
 	@mkdir -p $(FUZZ_DIR)
-	clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CInProcessHost/include $< -o $@
+	@echo "tactus: fuzz: $(@F)"
+	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CInProcessHost/include $< -o $@
 
 # The host kit, without coverage: the fuzzers steer the plugin, not the host.
 $(FUZZ_DIR)/LV2HostKit.o: $(FUZZ_HOSTKIT) Sources/CLV2/include/CLV2.h Fuzz/Modules/module.modulemap
 	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_SWIFTC) -module-name LV2HostKit $(FUZZ_SAN) -wmo -emit-module \
+	@echo "tactus: fuzz: the LV2HostKit module (no coverage: the fuzzers steer the plugin)"
+	@$(FUZZ_SWIFTC) -module-name LV2HostKit $(FUZZ_SAN) -wmo -emit-module \
 	    -emit-module-path $(FUZZ_DIR)/LV2HostKit.swiftmodule -c $(FUZZ_HOSTKIT) -o $@
 
 $(FUZZ_DIR)/TactusLV2Hosted.o: $(FUZZ_HOSTED) $(FUZZ_DIR)/LV2HostKit.o Sources/CLV2/include/CLV2.h Sources/CInProcessHost/include/CInProcessHost.h Fuzz/Modules/module.modulemap
 	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_SWIFTC) -module-name TactusLV2Hosted $(FUZZ_SAN) -sanitize-coverage=edge,inline-8bit-counters,pc-table -wmo -emit-module \
+	@echo "tactus: fuzz: the TactusLV2Hosted module (the plugin's sources, with libFuzzer's edge counters)"
+	@$(FUZZ_SWIFTC) -module-name TactusLV2Hosted $(FUZZ_SAN) -sanitize-coverage=edge,inline-8bit-counters,pc-table -wmo -emit-module \
 	    -emit-module-path $(FUZZ_DIR)/TactusLV2Hosted.swiftmodule -c $(FUZZ_HOSTED) -o $@
 
 $(FUZZ_DIR)/TactusFuzzTargets.o: $(FUZZ_CHECKS) $(FUZZ_DIR)/TactusLV2Hosted.o
-	$(FUZZ_SWIFTC) -module-name TactusFuzzTargets $(FUZZ_SAN) -wmo -emit-module \
+	@echo "tactus: fuzz: the TactusFuzzTargets module (the targets' checks)"
+	@$(FUZZ_SWIFTC) -module-name TactusFuzzTargets $(FUZZ_SAN) -wmo -emit-module \
 	    -emit-module-path $(FUZZ_DIR)/TactusFuzzTargets.swiftmodule -c $(FUZZ_CHECKS) -o $@
 
 # (The linker's "Cannot export local symbol" warnings about ASan's helpers are noise.)
 $(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(FUZZ_DIR)/TactusFuzzTargets.o $(FUZZ_DIR)/TactusLV2Hosted.o $(FUZZ_DIR)/LV2HostKit.o \
 	    $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/log_capture.o
 	@rm -f $@
-	$(FUZZ_SWIFTC) -module-name fuzz_$(subst -,_,$*) $(FUZZ_LINK) $^ -o $@ 2>&1 | grep -v "Cannot export local symbol" || true
+	@echo "tactus: fuzz: $(@F), linked with libFuzzer"
+	@$(FUZZ_SWIFTC) -module-name fuzz_$(subst -,_,$*) $(FUZZ_LINK) $^ -o $@ 2>&1 | grep -v "Cannot export local symbol" || true
 	@test -x $@
 
 fuzz-build: $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZ_TARGETS))
