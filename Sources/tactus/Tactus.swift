@@ -10,7 +10,9 @@ struct Tactus: ParsableCommand {
         discussion: """
             Exit status, as diff(1) has it: 0 when the command did its work; 1 when \
             an input is bad, a write failed or (verify) the logs differ; 2 for a wrong \
-            command line, and for verify when its inputs cannot be read or parsed.
+            command line (an unknown option or a bad option value: the message names \
+            the option, then the subcommand's usage), and for verify when its inputs \
+            cannot be read or parsed. Every error starts with 'Error: '.
             """,
         version: TactusVersion.text,
         subcommands: [RenderCommand.self, CheckCommand.self, VerifyCommand.self, JackSequencerCommand.self, JackTransportCommand.self, JackRecordCommand.self,
