@@ -173,5 +173,13 @@ public struct OfflineRender {
 /// Why a pattern file could not be used.
 public struct PatternLoadError: Error, CustomStringConvertible, Sendable {
     public var description: String
+    /// For a problem in the pattern text itself: where (`FILE:LINE:COLUMN`)
+    /// and why, so that `tactus check` can print it as compilers do
+    /// (`FILE:LINE:COLUMN: error: REASON`, which editors' quickfix reads).
+    public var diagnostic: (location: String, reason: String)?
     public init(_ description: String) { self.description = description }
+    public init(location: String, reason: String) {
+        description = "\(location): \(reason)"
+        diagnostic = (location, reason)
+    }
 }

@@ -7,10 +7,10 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate pattern files; print what is wrong, with the line and column.",
         discussion: """
             Prints 'FILE: ok, N notes, loop length L beats' on standard output for a \
-            good file, and 'Error: FILE:LINE:COLUMN: REASON' on standard error for a \
-            bad one: LINE counts from 1, COLUMN is the byte of the wrong field in \
+            good file, and 'FILE:LINE:COLUMN: error: REASON' on standard error for a \
+            bad one, as compilers print them (editors jump to the place): LINE counts from 1, COLUMN is the byte of the wrong field in \
             that line, from 1 (a problem that is on no one field, such as a missing \
-            'length', has no COLUMN: 'FILE:LINE: REASON'). A .mid file is checked \
+            'length', has no COLUMN: 'FILE:LINE: error: REASON'). A .mid file is checked \
             as the pattern it imports to. '-' reads standard input. Exit status: 0 \
             when every file is good, 1 when one is bad or cannot be read, 2 for a \
             wrong command line.
@@ -35,7 +35,9 @@ struct CheckCommand: ParsableCommand {
                     print("\(displayPath(path)): ok, \(counted(pattern.notes.count, "note")), loop length \(PatternWriter.beatText(pattern.length)) \(pattern.length == BeatRational(1) ? "beat" : "beats")")
                 }
             case .failure(let error):
-                printError("Error: \(error.description)")
+                // A problem in the text reads as a compiler's diagnostic (editors jump to it);
+                // a file that cannot be read is an error of the command, like any other.
+                if let d = error.diagnostic { printError("\(d.location): error: \(d.reason)") } else { printError("Error: \(error.description)") }
                 failed = true
             }
         }

@@ -18,7 +18,7 @@ enum PatternFile {
             return .success((try PatternParser.parse(bytes: bytes), bytes))
         } catch {
             let location = error.line > 0 ? "\(displayPath(path)):\(error.location)" : displayPath(path)
-            return .failure(PatternLoadError("\(location): \(error.reasonText)"))
+            return .failure(PatternLoadError(location: location, reason: error.reasonText))
         }
     }
 
