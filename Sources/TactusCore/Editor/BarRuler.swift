@@ -27,6 +27,13 @@ public enum BarRuler {
         public var labelled: Bool
 
         public var isBar: Bool { beatInBar == 1 }
+
+        public init(beat: Double, bar: Int, beatInBar: Int, labelled: Bool) {
+            self.beat = beat
+            self.bar = bar
+            self.beatInBar = beatInBar
+            self.labelled = labelled
+        }
     }
 
     /// How many bars from one drawn bar line to the next.
