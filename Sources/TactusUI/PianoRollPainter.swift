@@ -161,12 +161,14 @@ enum PianoRollPainter {
                             sounding = (beat >= start && beat < end) || (end > length && beat < end - length)
                         }
                         // Where the model hit-tests the note: drawn there, so that what is seen is what is grabbed.
+                        // A pixel's gap around each note, where there is room for one.
                         let inset = thin ? 0.0 : 1.0
                         let left = Swift.max(box.x, gridLeft)
-                        let w = Swift.max(box.x + box.width - left - 2 * inset, 1)
-                        canvas.fill(x: left + inset, y: box.y + inset, width: w, height: box.height - 2 * inset, colour: sounding ? lit : fill)
+                        let insetX = box.x + box.width - left >= 6 ? inset : 0
+                        let w = Swift.max(box.x + box.width - left - 2 * insetX, 1)
+                        canvas.fill(x: left + insetX, y: box.y + inset, width: w, height: box.height - 2 * inset, colour: sounding ? lit : fill)
                         if editor.selection.contains(note.id) {
-                            canvas.outline(x: left + inset, y: box.y + inset, width: w, height: box.height - 2 * inset, thickness: 1, colour: white)
+                            canvas.outline(x: left + insetX, y: box.y + inset, width: w, height: box.height - 2 * inset, thickness: 1, colour: white)
                         }
                     }
                     if stems {
