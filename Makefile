@@ -146,8 +146,9 @@ bounce-test: tools deps-test
 
 # The editor (tactus_ui.so) as a person meets it, headless: two instances in the
 # project's test host (Sources/tactus-editorhost) under Xvfb, real X input
-# through xdotool, messages and pixels checked, a monkey, valgrind (Tests/Editor).
-EDITOR_TEST_PACKAGES := xvfb xdotool imagemagick valgrind
+# through xdotool, messages and pixels checked, a monkey, valgrind (Tests/Editor);
+# planetblupi's MIDI music is the real material a frame is timed on.
+EDITOR_TEST_PACKAGES := xvfb xdotool imagemagick valgrind planetblupi-music-midi
 
 editor-test: plugin tools
 	@scripts/install-deps $(EDITOR_TEST_PACKAGES)

@@ -129,10 +129,11 @@ struct AtomSequenceWriter {
         return true
     }
 
-    /// `[] a tactus:playhead ; time:beat b ; time:beatsPerMinute t ; time:speed s`, each an `atom:Double` (§8.2).
+    /// `[] a tactus:playhead ; time:beat b ; time:beatsPerMinute t ; time:speed s ; time:beatsPerBar m`,
+    /// each an `atom:Double` (§8.2).
     @_noLocks
     mutating func appendPlayhead(frames: Int64, uris: UnsafePointer<URIDTable>, _ playhead: Playhead) -> Bool {
-        guard let body = appendEvent(frames: frames, type: uris.pointee.atomObject, bodySize: 8 + 3 * 24) else { return false }
+        guard let body = appendEvent(frames: frames, type: uris.pointee.atomObject, bodySize: 8 + 4 * 24) else { return false }
         body.storeBytes(of: UInt32(0), as: UInt32.self)
         body.storeBytes(of: uris.pointee.playhead, toByteOffset: 4, as: UInt32.self)
         let keys = (uris.pointee.timeBeat, uris.pointee.timeBeatsPerMinute, uris.pointee.timeSpeed)
@@ -140,6 +141,7 @@ struct AtomSequenceWriter {
         storeDouble(body + 8, key: keys.0, value: values.0, uris: uris)
         storeDouble(body + 32, key: keys.1, value: values.1, uris: uris)
         storeDouble(body + 56, key: keys.2, value: values.2, uris: uris)
+        storeDouble(body + 80, key: uris.pointee.timeBeatsPerBar, value: playhead.beatsPerBar, uris: uris)
         return true
     }
 

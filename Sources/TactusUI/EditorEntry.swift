@@ -1,5 +1,6 @@
 import CLV2
 import CLV2UI
+import TactusCoreEmbedded
 
 // The LV2 UI entry points, forwarding to `EditorWindow`. The descriptor and
 // the idle interface that point to them are constant tables in C
@@ -15,6 +16,7 @@ public func instantiate(
     var map: UnsafePointer<LV2_URID_Map>? = nil
     var parent: UnsafeMutableRawPointer? = nil
     var resize: UnsafePointer<LV2UI_Resize>? = nil
+    var options: UnsafePointer<LV2_Options_Option>? = nil
     if let features {
         var i = 0
         while let feature = features[i] {
@@ -24,21 +26,24 @@ public func instantiate(
                 parent = feature.pointee.data
             } else if strcmp(feature.pointee.URI, tactus_uri_ui_resize) == 0 {
                 resize = UnsafePointer(feature.pointee.data?.assumingMemoryBound(to: LV2UI_Resize.self))
+            } else if strcmp(feature.pointee.URI, tactus_uri_options_options) == 0 {
+                options = UnsafePointer(feature.pointee.data?.assumingMemoryBound(to: LV2_Options_Option.self))
             }
             i += 1
         }
     }
     guard let map, let write, let widget else { return nil }
+    let scale = DisplayScale(hostValue: options.flatMap { scaleFactor(in: $0, map: map) })
     // One X connection per editor: two editors in one host never share one.
     guard let display = XOpenDisplay(nil) else { return nil }
     let screen = XDefaultScreen(display)
     let parentWindow = parent.map { tactus_ui_window_from_parent($0) } ?? XDefaultRootWindow(display)
-    let width = EditorWindow.initialWidth, height = EditorWindow.initialHeight
+    let width = scale.device(EditorWindow.initialWidth), height = scale.device(EditorWindow.initialHeight)
     let window = XCreateSimpleWindow(display, parentWindow, 0, 0, UInt32(width), UInt32(height), 0, 0, 0)
     var hints = XSizeHints()
     hints.flags = Int(PMinSize | PBaseSize)
-    hints.min_width = EditorWindow.minimumWidth
-    hints.min_height = EditorWindow.minimumHeight
+    hints.min_width = scale.device(EditorWindow.minimumWidth)
+    hints.min_height = scale.device(EditorWindow.minimumHeight)
     hints.base_width = width
     hints.base_height = height
     XSetWMNormalHints(display, window, &hints)
@@ -56,7 +61,7 @@ public func instantiate(
     XMapWindow(display, window)
     XFlush(display)
     let editor = EditorWindow(
-        display: display, window: window, surface: surface, width: width, height: height,
+        display: display, window: window, surface: surface, width: width, height: height, scale: scale,
         link: PluginLink(uris: EditorURIDs(map), write: write, controller: controller))
     if let resize, let request = resize.pointee.ui_resize { _ = request(resize.pointee.handle, width, height) }
     widget.pointee = tactus_ui_widget_from_window(window)
@@ -81,4 +86,19 @@ public func idle(_ handle: LV2UI_Handle?) -> Int32 {
     guard let handle else { return 1 }
     Unmanaged<EditorWindow>.fromOpaque(handle).takeUnretainedValue().idle()
     return 0
+}
+
+/// `ui:scaleFactor` among the host's options (an `atom:Float`; a Double is read too), nil when absent.
+func scaleFactor(in options: UnsafePointer<LV2_Options_Option>, map: UnsafePointer<LV2_URID_Map>) -> Double? {
+    func m(_ uri: UnsafePointer<CChar>) -> LV2_URID { map.pointee.map(map.pointee.handle, uri) }
+    let key = m(tactus_uri_ui_scaleFactor), float = m(tactus_uri_atom_Float), double = m(tactus_uri_atom_Double)
+    var i = 0
+    while options[i].key != 0 {
+        let option = options[i]
+        i += 1
+        guard option.key == key, let value = option.value else { continue }
+        if option.type == float, option.size >= 4 { return Double(value.loadUnaligned(as: Float.self)) }
+        if option.type == double, option.size >= 8 { return value.loadUnaligned(as: Double.self) }
+    }
+    return nil
 }

@@ -9,7 +9,7 @@ struct EditorURIDs {
     let patchSet, patchGet, patchProperty, patchValue, patchSequenceNumber: LV2_URID
     let pattern, error, laneMutes: LV2_URID
     let editorOpen, editorClosed, playhead, audition: LV2_URID
-    let timeBeat, timeBeatsPerMinute, timeSpeed: LV2_URID
+    let timeBeat, timeBeatsPerMinute, timeSpeed, timeBeatsPerBar: LV2_URID
     let midiNoteNumber, midiVelocity, midiChannel: LV2_URID
 
     init(_ map: UnsafePointer<LV2_URID_Map>) {
@@ -37,6 +37,7 @@ struct EditorURIDs {
         timeBeat = m(tactus_uri_time_beat)
         timeBeatsPerMinute = m(tactus_uri_time_beatsPerMinute)
         timeSpeed = m(tactus_uri_time_speed)
+        timeBeatsPerBar = m(tactus_uri_time_beatsPerBar)
         midiNoteNumber = m(tactus_uri_midi_noteNumber)
         midiVelocity = m(tactus_uri_midi_velocity)
         midiChannel = m(tactus_uri_midi_channel)

@@ -5,15 +5,20 @@ import TactusCoreEmbedded
 /// One open editor: its own X connection and window (a child of the host's
 /// `ui:parent`), the editing model, the link to the plugin and the playhead.
 ///
+/// The window's pixels are device pixels; the model's are logical ones,
+/// `scale` (the host's `ui:scaleFactor`) device pixels each: sizes are
+/// multiplied by it, pointer positions divided.
+///
 /// Everything happens on the host's UI thread, in `idle()` (suil calls it
 /// about every 33 ms) and `receive`: the X connection is never shared, and
 /// neither `XInitThreads` nor `XSetErrorHandler` is called (both are the
 /// host's to decide).
 final class EditorWindow {
-    static var initialWidth: Int32 { 720 }
-    static var initialHeight: Int32 { 420 }
-    static var minimumWidth: Int32 { 360 }
-    static var minimumHeight: Int32 { 220 }
+    /// Sizes in logical pixels (the window's are these times the scale).
+    static var initialWidth: Double { 720 }
+    static var initialHeight: Double { 420 }
+    static var minimumWidth: Double { 360 }
+    static var minimumHeight: Double { 220 }
     /// How often the lease on the playhead is renewed (the plugin's lasts 3 s, §8.2).
     static var leaseRenewal: Double { 1 }
 
@@ -28,6 +33,10 @@ final class EditorWindow {
     private(set) var height: Int32
     private var link: PluginLink
     private var editor: PianoRollEditor
+    let scale: DisplayScale
+    /// The notes by time, as of the editor's `indexGeneration` (rebuilt when a frame finds the document changed).
+    private var index: NoteTimeIndex
+    private var indexGeneration: UInt64
     private var playhead = PlayheadClock()
     /// The last error the plugin reported, or a notice of the editor's own.
     private var status: [UInt8] = []
@@ -38,18 +47,23 @@ final class EditorWindow {
     /// Whether the plugin's pattern has been shown yet (the first one sets the view's keys).
     private var hasPluginPattern = false
 
-    init(display: OpaquePointer, window: Window, surface: OpaquePointer, width: Int32, height: Int32, link: PluginLink) {
+    init(display: OpaquePointer, window: Window, surface: OpaquePointer, width: Int32, height: Int32, scale: DisplayScale, link: PluginLink) {
         self.display = display
         self.window = window
         self.surface = surface
         self.width = width
         self.height = height
+        self.scale = scale
         self.link = link
         // The built-in pattern until the plugin answers the patch:Get (it always parses).
         let document = (try? EditorDocument(parsing: DefaultPattern.bytes)) ?? (try! EditorDocument(parsing: Array("tactus-pattern 1\nlength 4\n".utf8)))
-        editor = PianoRollEditor(document: document, width: Double(width), height: Double(height))
-        // The ruler sits below the top line of lane tabs.
-        editor.geometry.rulerHeight = PianoRollPainter.tabsHeight + 20
+        editor = PianoRollEditor(document: document, width: scale.logical(Double(width)), height: scale.logical(Double(height)))
+        // The ruler sits below the top line of lane tabs; the scrollbar at the bottom.
+        editor.geometry.rulerHeight = PianoRollPainter.tabsHeight + PianoRollPainter.rulerHeight
+        editor.geometry.scrollbarHeight = PianoRollPainter.scrollbarHeight
+        editor.fitLanes()
+        index = NoteTimeIndex(editor.document)
+        indexGeneration = editor.generation
     }
 
     /// Asks the plugin for its pattern and starts the playhead lease.
@@ -85,6 +99,11 @@ final class EditorWindow {
 
     /// `port_event`: a message from the plugin's notify port.
     func receive(port: UInt32, size: UInt32, format: UInt32, buffer: UnsafeRawPointer) {
+        if format == 0, size == 4, let lane = MuteLink.lane(ofPort: port) {
+            // A mute control's value, as the host passes every control port's on.
+            apply(editor.setMuted(lane, buffer.loadUnaligned(as: Float.self) > 0.5))
+            return
+        }
         guard let message = link.receive(port: port, size: size, format: format, buffer: buffer) else { return }
         switch message {
         case .pattern(let text):
@@ -95,7 +114,10 @@ final class EditorWindow {
                     status = []
                     statusIsError = false
                     // The view opens on the plugin's pattern, not on the placeholder it replaced.
-                    if !hasPluginPattern { editor.geometry.fitKeys(of: editor.laneNotes) }
+                    if !hasPluginPattern {
+                        editor.geometry.fitKeys(of: editor.laneNotes)
+                        editor.fitLanes()
+                    }
                     hasPluginPattern = true
                 case .failure(let error):
                     status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
@@ -105,8 +127,9 @@ final class EditorWindow {
         case .error(let text):
             status = text
             statusIsError = true
-        case .playhead(let beat, let tempo, let speed):
+        case .playhead(let beat, let tempo, let speed, let beatsPerBar):
             playhead.receive(beat: beat, beatsPerMinute: tempo, speed: speed, at: tactus_ui_monotonic_seconds())
+            if !beatsPerBar.isNaN { apply(editor.setBeatsPerBar(beatsPerBar)) }
         }
         needsDraw = true
     }
@@ -137,23 +160,28 @@ final class EditorWindow {
             // Keyboard shortcuts need the focus; a click in the editor asks for it.
             XSetInputFocus(display, window, RevertToParent, Time(CurrentTime))
             let b = event.xbutton
+            let x = scale.logical(Double(b.x)), y = scale.logical(Double(b.y))
             if b.button >= 4 && b.button <= 7 {
                 // The wheel: 4 up, 5 down, 6 left, 7 right (one notch each).
                 let dx: Double = b.button == 6 ? -1 : (b.button == 7 ? 1 : 0)
                 let dy: Double = b.button == 4 ? -1 : (b.button == 5 ? 1 : 0)
-                apply(editor.wheel(x: Double(b.x), y: Double(b.y), deltaX: dx, deltaY: dy, modifiers: modifiers(b.state)))
-            } else if b.button == 1, Double(b.y) < PianoRollPainter.tabsHeight {
-                if let lane = PianoRollPainter.lane(atX: Double(b.x), in: editor) { apply(editor.selectLane(lane)) }
+                apply(editor.wheel(x: x, y: y, deltaX: dx, deltaY: dy, modifiers: modifiers(b.state)))
+            } else if b.button == 1, y < PianoRollPainter.tabsHeight {
+                switch PianoRollPainter.topLineItem(atX: x, in: editor) {
+                case .viewSwitch?: apply(editor.setShowsAllLanes(!editor.showsAllLanes))
+                case .lane(let lane)?: apply(editor.selectLane(lane))
+                case nil: break
+                }
             } else if let button = MouseButton(x11: b.button) {
-                apply(editor.press(x: Double(b.x), y: Double(b.y), button: button, modifiers: modifiers(b.state)))
+                apply(editor.press(x: x, y: y, button: button, modifiers: modifiers(b.state)))
             }
         case MotionNotify:
             // Only the newest position matters: skip the motions queued behind it.
             while XCheckTypedWindowEvent(display, window, MotionNotify, &event) != 0 {}
-            apply(editor.drag(x: Double(event.xmotion.x), y: Double(event.xmotion.y)))
+            apply(editor.drag(x: scale.logical(Double(event.xmotion.x)), y: scale.logical(Double(event.xmotion.y))))
         case ButtonRelease:
             let b = event.xbutton
-            if b.button >= 1 && b.button <= 3 { apply(editor.release(x: Double(b.x), y: Double(b.y))) }
+            if b.button >= 1 && b.button <= 3 { apply(editor.release(x: scale.logical(Double(b.x)), y: scale.logical(Double(b.y)))) }
         case KeyPress:
             // The shifted symbol when Shift is held (`+` on most layouts, `Z`).
             let shifted = event.xkey.state & UInt32(ShiftMask) != 0
@@ -172,7 +200,7 @@ final class EditorWindow {
         width = w
         height = h
         cairo_xlib_surface_set_size(surface, w, h)
-        apply(editor.resize(width: Double(w), height: Double(h)))
+        apply(editor.resize(width: scale.logical(Double(w)), height: scale.logical(Double(h))))
         needsDraw = true
     }
 
@@ -181,6 +209,7 @@ final class EditorWindow {
     private func apply(_ effects: EditorEffects) {
         if effects.redraw { needsDraw = true }
         if let note = effects.audition { link.sendAudition(key: note.key, velocity: note.velocity, channel: note.channel) }
+        if let mute = effects.mute { MuteLink.send(mute, bits: editor.laneMutes, link: link) }
         if effects.commit {
             let text = editor.text()
             if link.sendPattern(text) {
@@ -211,8 +240,14 @@ final class EditorWindow {
             imageHeight = height
         }
         guard let image, let cr = cairo_create(image) else { return }
+        if indexGeneration != editor.generation {
+            index = NoteTimeIndex(editor.document)
+            indexGeneration = editor.generation
+        }
         let beat: Double? = playhead.isKnown ? playhead.beat(at: now) : nil
-        PianoRollPainter.draw(editor, playheadBeat: beat, rolling: playhead.isRolling, status: status, statusIsError: statusIsError, on: cr)
+        PianoRollPainter.draw(
+            editor, index: index, playheadBeat: beat, rolling: playhead.isRolling, status: status, statusIsError: statusIsError,
+            image: image, scale: scale.factor, on: cr)
         cairo_destroy(cr)
         cairo_surface_flush(image)
         guard let window = cairo_create(surface) else { return }

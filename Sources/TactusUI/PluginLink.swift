@@ -38,7 +38,8 @@ struct PluginLink {
         case pattern([UInt8])
         /// Why the last edit was rejected, or empty when it is fixed.
         case error([UInt8])
-        case playhead(beat: Double, beatsPerMinute: Double, speed: Double)
+        /// `beatsPerBar`: the host's meter, NaN when the plugin did not say.
+        case playhead(beat: Double, beatsPerMinute: Double, speed: Double, beatsPerBar: Double)
     }
 
     /// The pattern text as an edit. Returns false, sending nothing, when it is
@@ -86,15 +87,16 @@ struct PluginLink {
             let object = ReceivedObject(buffer, size: Int(size), uris: uris)
         else { return nil }
         if object.otype == uris.playhead {
-            var beat = Double.nan, tempo = Double.nan, speed = Double.nan
+            var beat = Double.nan, tempo = Double.nan, speed = Double.nan, beatsPerBar = Double.nan
             object.forEachProperty { p in
                 guard p.type == uris.atomDouble, p.size >= 8 else { return }
                 let value = p.value.loadUnaligned(as: Double.self)
                 if p.key == uris.timeBeat { beat = value }
                 else if p.key == uris.timeBeatsPerMinute { tempo = value }
                 else if p.key == uris.timeSpeed { speed = value }
+                else if p.key == uris.timeBeatsPerBar { beatsPerBar = value }
             }
-            return .playhead(beat: beat, beatsPerMinute: tempo, speed: speed)
+            return .playhead(beat: beat, beatsPerMinute: tempo, speed: speed, beatsPerBar: beatsPerBar)
         }
         guard object.otype == uris.patchSet else { return nil }
         var property: LV2_URID = 0

@@ -203,7 +203,14 @@ bool editor_open(EditorHost *host, int number)
     const LV2_Feature parent = {LV2_UI__parent, (void *)(uintptr_t)instance->parent};
     const LV2_Feature resize_feature = {LV2_UI__resize, &instance->resize};
     const LV2_Feature idle = {LV2_UI__idleInterface, NULL};
-    const LV2_Feature *features[] = {&map, &unmap, &parent, &resize_feature, &idle, NULL};
+    /* ui:scaleFactor, as Ardour and Carla give it, when the `scale` command set one. */
+    float scale = host->scale_factor;
+    const LV2_Options_Option scale_options[] = {
+        {LV2_OPTIONS_INSTANCE, 0, urid_map(LV2_UI__scaleFactor), sizeof scale, urid_map(LV2_ATOM__Float), &scale},
+        {LV2_OPTIONS_INSTANCE, 0, 0, 0, 0, NULL},
+    };
+    const LV2_Feature options = {LV2_OPTIONS__options, (void *)scale_options};
+    const LV2_Feature *features[] = {&map, &unmap, &parent, &resize_feature, &idle, scale > 0 ? &options : NULL, NULL};
     LV2UI_Widget widget = NULL;
     instance->writes = 0;
     instance->idle_stopped = false;
@@ -271,6 +278,11 @@ void editor_close(EditorHost *host, int number)
     }
 }
 
+void editor_send_control(EditorHost *host, EditorInstance *instance, uint32_t port, float value)
+{
+    host->descriptor->port_event(instance->handle, port, sizeof value, 0, &value);
+}
+
 void editor_send(EditorHost *host, EditorInstance *instance, const NotifyMessage *message)
 {
     host->descriptor->port_event(instance->handle, TACTUS_PORT_NOTIFY, (uint32_t)(sizeof(LV2_Atom) + message->atom->size),
@@ -303,7 +315,9 @@ void editor_idle_all(EditorHost *host)
         EditorInstance *instance = &host->instances[i];
         if (!instance->open || instance->idle_stopped) continue;
         send_due_echoes(host, instance, now);
+        double began = monotonic_seconds();
         int status = host->idle->idle(instance->handle);
+        if (instance->frame_count < EDITORHOST_MAX_FRAMES) instance->frame_seconds[instance->frame_count++] = monotonic_seconds() - began;
         if (status != 0) {
             /* A real host would close the UI now; this one says so and stops idling it. */
             instance->idle_stopped = true;

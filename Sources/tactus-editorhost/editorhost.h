@@ -31,6 +31,8 @@
 
 /* Instances are numbered from 1 in commands and in the log. */
 #define EDITORHOST_MAX_INSTANCES 8
+/* Idle calls timed per instance between two `frames` commands (later ones are not kept). */
+#define EDITORHOST_MAX_FRAMES 8192
 
 /* --- URIDs (urid_table.c) ------------------------------------------------------------- */
 
@@ -74,8 +76,9 @@ bool notify_error(NotifyMessage *message, const char *text);
 bool notify_pattern_file(NotifyMessage *message, const char *path);
 /* patch:Set of urn:tactus:droppedNoteOns (an atom:Long). */
 bool notify_dropped(NotifyMessage *message, int64_t count);
-/* urn:tactus:playhead with time:beat, time:beatsPerMinute, time:speed. */
-bool notify_playhead(NotifyMessage *message, double beat, double bpm, double speed);
+/* urn:tactus:playhead with time:beat, time:beatsPerMinute, time:speed, and
+ * time:beatsPerBar unless `beats_per_bar` is NaN. */
+bool notify_playhead(NotifyMessage *message, double beat, double bpm, double speed, double beats_per_bar);
 void notify_message_free(NotifyMessage *message);
 
 /* --- The UI and its instances (editor_instance.c) ------------------------------------- */
@@ -106,9 +109,14 @@ typedef struct {
     bool loopback;
     double loopback_delay;
     PendingEcho *echoes;
+    /* How long each idle call took (seconds), since the last `frames` command. */
+    double frame_seconds[EDITORHOST_MAX_FRAMES];
+    int frame_count;
 } EditorInstance;
 
 struct EditorHost {
+    /* ui:scaleFactor given (as an LV2 option) to the instances opened from now on; 0: none given. */
+    float scale_factor;
     void *library;
     const LV2UI_Descriptor *descriptor;
     const LV2UI_Idle_Interface *idle;
@@ -132,6 +140,8 @@ EditorInstance *editor_instance(EditorHost *host, int number);
 void editor_idle_all(EditorHost *host);
 /* A port_event on the notify port, format atom:eventTransfer. */
 void editor_send(EditorHost *host, EditorInstance *instance, const NotifyMessage *message);
+/* A port_event with a control port's value (format 0, a float), as hosts pass every control input on. */
+void editor_send_control(EditorHost *host, EditorInstance *instance, uint32_t port, float value);
 /* Resizes the parent and the UI's window, as a toolkit's socket does. */
 void editor_resize(EditorHost *host, EditorInstance *instance, int width, int height);
 /* The UI's window: its id, its place on the screen and its size. */

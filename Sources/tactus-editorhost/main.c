@@ -17,7 +17,11 @@
  *   error I [TEXT]              patch:Set of urn:tactus:error (no text: cleared)
  *   file I PATH                 patch:Set of urn:tactus:patternFile
  *   dropped I N                 patch:Set of urn:tactus:droppedNoteOns
- *   playhead I BEAT BPM SPEED   urn:tactus:playhead
+ *   playhead I BEAT BPM SPEED [BEATS_PER_BAR]   urn:tactus:playhead (with time:beatsPerBar when given)
+ *   control I PORT VALUE        a control port's value (port_event, format 0), as hosts pass them on
+ *   scale FACTOR                ui:scaleFactor (an LV2 option) for the instances opened from now on (0: none)
+ *   frames I                    prints "frames I N MEDIAN P90 MAX": how long instance I's idle calls
+ *                               took since the last `frames I` (milliseconds), then starts counting anew
  *   loopback I on [MS] | off    play the plugin: each pattern edit comes back, with its number, MS later (default 40)
  *   pixel I X Y                 prints "pixel I X Y R G B" (the UI's window, read from the server)
  *   count I X Y W H R G B TOL   prints "count I N": the pixels of the rectangle within TOL of (R, G, B)
@@ -36,6 +40,7 @@
 #include "editorhost.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <time.h>
@@ -152,6 +157,12 @@ static EditorInstance *instance_argument(char **line)
     return instance;
 }
 
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static char *read_file(const char *path, size_t *length)
 {
     FILE *f = fopen(path, "rb");
@@ -221,9 +232,27 @@ static void run_command(char *line)
         else failed("dropped needs a count%s", "");
     } else if (!strcmp(command, "playhead")) {
         if (!(instance = instance_argument(&line))) return;
-        if (number(word(&line), &x) && number(word(&line), &y) && number(word(&line), &z))
-            send_message(instance, notify_playhead(&message, x, y, z), &message);
-        else failed("playhead needs BEAT BPM SPEED%s", "");
+        double meter = NAN;
+        char *bar_word;
+        if (number(word(&line), &x) && number(word(&line), &y) && number(word(&line), &z)
+            && (!(bar_word = word(&line)) || number(bar_word, &meter)))
+            send_message(instance, notify_playhead(&message, x, y, z, meter), &message);
+        else failed("playhead needs BEAT BPM SPEED [BEATS_PER_BAR]%s", "");
+    } else if (!strcmp(command, "control")) {
+        if (!(instance = instance_argument(&line))) return;
+        if (integer(word(&line), &a) && number(word(&line), &x) && a >= 0 && a < 64) editor_send_control(&host, instance, (uint32_t)a, (float)x);
+        else failed("control needs PORT VALUE%s", "");
+    } else if (!strcmp(command, "scale")) {
+        if (number(word(&line), &x) && x >= 0) host.scale_factor = (float)x;
+        else failed("scale needs a factor (0: none)%s", "");
+    } else if (!strcmp(command, "frames")) {
+        if (!(instance = instance_argument(&line))) return;
+        int n = instance->frame_count;
+        qsort(instance->frame_seconds, (size_t)n, sizeof(double), compare_doubles);
+        double median = n ? instance->frame_seconds[n / 2] : 0, p90 = n ? instance->frame_seconds[n * 9 / 10] : 0;
+        double most = n ? instance->frame_seconds[n - 1] : 0;
+        printf("frames %d %d %.3f %.3f %.3f\n", instance->number, n, median * 1000, p90 * 1000, most * 1000);
+        instance->frame_count = 0;
     } else if (!strcmp(command, "loopback")) {
         if (!(instance = instance_argument(&line))) return;
         char *state = word(&line);

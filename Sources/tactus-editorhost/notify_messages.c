@@ -74,13 +74,15 @@ bool notify_dropped(NotifyMessage *message, int64_t count)
     return finish(message, &builder, ok);
 }
 
-bool notify_playhead(NotifyMessage *message, double beat, double bpm, double speed)
+bool notify_playhead(NotifyMessage *message, double beat, double bpm, double speed, double beats_per_bar)
 {
     Builder builder;
     if (!begin(message, &builder, 256, tactus_uri_playhead)) return false;
     bool ok = lv2_atom_forge_key(&builder.forge, urid_map(LV2_TIME__beat)) && lv2_atom_forge_double(&builder.forge, beat)
         && lv2_atom_forge_key(&builder.forge, urid_map(LV2_TIME__beatsPerMinute)) && lv2_atom_forge_double(&builder.forge, bpm)
         && lv2_atom_forge_key(&builder.forge, urid_map(LV2_TIME__speed)) && lv2_atom_forge_double(&builder.forge, speed);
+    if (ok && beats_per_bar == beats_per_bar)  /* not NaN: the plugin knows the meter */
+        ok = lv2_atom_forge_key(&builder.forge, urid_map(LV2_TIME__beatsPerBar)) && lv2_atom_forge_double(&builder.forge, beats_per_bar);
     return finish(message, &builder, ok);
 }
 

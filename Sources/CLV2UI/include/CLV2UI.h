@@ -20,6 +20,8 @@
 extern const char *const tactus_uri_ui_parent;
 extern const char *const tactus_uri_ui_resize;
 extern const char *const tactus_uri_atom_eventTransfer;
+extern const char *const tactus_uri_options_options;
+extern const char *const tactus_uri_ui_scaleFactor;
 
 /* ui:parent is a Window (an integer) passed as a pointer, and the widget a
  * Window returned as one: casts Swift cannot spell for an integer typedef. */

@@ -71,18 +71,33 @@ public struct EditorAudition: Equatable, Sendable {
     }
 }
 
+/// A lane muted or unmuted in the editor, for the plugin (timing contract
+/// §7.6): the UI sets the plugin's mute for lane `lane` (from 0) to `muted`.
+public struct LaneMute: Equatable, Sendable {
+    public var lane: Int
+    public var muted: Bool
+
+    public init(lane: Int, muted: Bool) {
+        self.lane = lane
+        self.muted = muted
+    }
+}
+
 /// What the UI must do after an input: redraw; send the pattern text to the
 /// plugin (`commit`, set once an edit is finished: at a release or a key,
-/// never on a mere pointer motion); sound a note (`audition`).
+/// never on a mere pointer motion); sound a note (`audition`); set a lane's
+/// mute in the plugin (`mute`).
 public struct EditorEffects: Equatable, Sendable {
     public var redraw: Bool
     public var commit: Bool
     public var audition: EditorAudition?
+    public var mute: LaneMute?
 
-    public init(redraw: Bool = false, commit: Bool = false, audition: EditorAudition? = nil) {
+    public init(redraw: Bool = false, commit: Bool = false, audition: EditorAudition? = nil, mute: LaneMute? = nil) {
         self.redraw = redraw
         self.commit = commit
         self.audition = audition
+        self.mute = mute
     }
 
     /// Nothing to do.
@@ -90,8 +105,9 @@ public struct EditorEffects: Equatable, Sendable {
     /// Redraw only.
     public static var redraw: EditorEffects { EditorEffects(redraw: true) }
 
-    /// Both sets of effects (the later audition wins).
+    /// Both sets of effects (the later audition and mute win).
     public func merged(with other: EditorEffects) -> EditorEffects {
-        EditorEffects(redraw: redraw || other.redraw, commit: commit || other.commit, audition: other.audition ?? audition)
+        EditorEffects(
+            redraw: redraw || other.redraw, commit: commit || other.commit, audition: other.audition ?? audition, mute: other.mute ?? mute)
     }
 }

@@ -41,8 +41,24 @@
 /// a beat when nothing is selected); Up and Down by a semitone (Shift: an
 /// octave; the view when nothing is selected); Ctrl+A selects the lane's
 /// notes; Escape cancels a drag and clears the selection; Home and End show
-/// the loop's start and end. While a drag is under way only the keys that
-/// do not edit (zoom, snap, follow, Escape) act.
+/// the loop's start and end; `z` zooms to fit the whole pattern; `l` shows
+/// every lane stacked or one lane at a time; `m` mutes or unmutes the lane
+/// (in the plugin). While a drag is under way only the keys that do not
+/// edit (zoom, snap, follow, Escape) act.
+///
+/// **Every lane** (`showsAllLanes`, on at first; a pattern of one lane is
+/// always shown alone): the lanes stacked top to bottom, each in a band of
+/// the keys its notes use (`LaneStack`), its loop shaded past its own
+/// length, its name and a mute button (version 2) in a header left of it.
+/// A press in a band makes its lane the lane edited (`laneIndex`) and acts
+/// there as in a lane shown alone; the ruler's loop marker and the velocity
+/// strip are the edited lane's. The wheel scrolls the stack.
+///
+/// **Navigation.** Shift+wheel (or a horizontal wheel) scrolls in time,
+/// Control+wheel zooms around the pointer, the scrollbar at the bottom
+/// (`scrollbarThumb`) shows which part of the pattern is in view: drag its
+/// thumb, or press its track to bring that place to the middle. The ruler
+/// counts bars by the host's meter (`setBeatsPerBar`, `BarRuler`).
 ///
 /// **Undo.** Each finished drag, click or key edit is one step (at most 200
 /// kept, fewer for patterns of thousands of notes: `EditHistory`); a new
@@ -57,7 +73,33 @@
 /// plus the document's check (`EditorDocument`).
 public struct PianoRollEditor {
     /// The pattern being edited.
-    public private(set) var document: EditorDocument
+    public private(set) var document: EditorDocument {
+        didSet {
+            generation &+= 1
+            if gesture == nil { layoutBands() }
+        }
+    }
+    /// Counts the document's changes: a UI rebuilds what it derives from the
+    /// notes (a `NoteTimeIndex`) when this differs from the value it was built at.
+    public private(set) var generation: UInt64 = 0
+    /// Whether every lane is shown, stacked (else the lane `laneIndex` alone).
+    public private(set) var showsAllLanes = true
+    /// The stacked view's bands, one per lane (kept while a drag is under way).
+    public private(set) var bands: [LaneBand] = []
+    /// Pixels the stack is scrolled down by.
+    public private(set) var stackScroll: Double = 0
+    /// The stacked view's row height.
+    public private(set) var stackKeyHeight: Double = 4
+    /// The stacked view's header (name, mute button) left of each band,
+    /// in place of the keyboard strip.
+    public var laneHeaderWidth: Double = 120
+    /// The keyboard strip's width when a lane is shown alone.
+    public var keyboardStripWidth: Double
+    /// The lanes the plugin mutes as far as the editor knows (bit i: lane i):
+    /// what its mute buttons show (`setMuted`, `toggleMute`).
+    public private(set) var laneMutes: UInt64 = 0
+    /// Beats in a bar, as the host's meter says (4 until it does): the ruler counts bars by it.
+    public private(set) var beatsPerBar: Double = 4
     /// The lane shown (lanes are tabs), an index into `document.lanes`.
     public private(set) var laneIndex: Int = 0
     /// The view. The UI sets its size (`resize`); the editor zooms and scrolls it.
@@ -87,13 +129,19 @@ public struct PianoRollEditor {
     var gestureStart: EditHistory.Snapshot?
     var pointerX: Double = 0
     var pointerY: Double = 0
+    /// The key mapping of the lane a gesture works in, fixed at its press.
+    var gestureGeometry: PianoRollGeometry?
 
     /// An editor of `document`, showing its first lane in a view of this
-    /// size, scrolled to the lane's keys.
+    /// size, scrolled to the lane's keys (every lane stacked, when it has
+    /// several, their rows fitted to the view's height).
     public init(document: EditorDocument, width: Double, height: Double) {
         self.document = document
         geometry = PianoRollGeometry(width: width, height: height)
+        keyboardStripWidth = geometry.keyboardWidth
         geometry.fitKeys(of: document.notes(inLane: 0))
+        layoutBands()
+        fitLanes()
     }
 
     // MARK: What the UI draws
@@ -111,9 +159,94 @@ public struct PianoRollEditor {
     /// Whether a button is held (a gesture is under way).
     public var isDragging: Bool { gesture != nil }
 
-    /// What is under (x, y) in the lane shown.
-    public func hitTest(x: Double, y: Double) -> PianoRollHit {
-        geometry.hitTest(x: x, y: y, notes: laneNotes, loopLength: lane.length)
+    /// What is under (x, y): in the lane shown, or in the stacked view in
+    /// the band of the lane `lane(atY:)` names.
+    public func hitTest(x: Double, y: Double) -> PianoRollHit { locate(x: x, y: y).hit }
+
+    /// Whether the lanes are stacked now: every lane is asked for and there are several.
+    public var isStacked: Bool { showsAllLanes && document.lanes.count > 1 }
+
+    /// The geometry of lane `lane`'s band in the stacked view (where its rows are now), nil when not stacked.
+    public func bandGeometry(_ lane: Int) -> PianoRollGeometry? {
+        guard isStacked, bands.indices.contains(lane) else { return nil }
+        let b = bands[lane]
+        let top = geometry.gridTop + b.top - stackScroll
+        return geometry.band(top: top, bottom: top + b.height, topKey: b.highKey, keyHeight: b.keyHeight)
+    }
+
+    /// The lane whose band is at y in the stacked view (nil: not stacked, or
+    /// between bands, or outside the grid).
+    public func lane(atY y: Double) -> Int? {
+        guard isStacked, y >= geometry.gridTop, y < geometry.gridBottom else { return nil }
+        let offset = y - geometry.gridTop + stackScroll
+        // Bands are in order: a binary search for the last one starting at or above y.
+        var low = 0
+        var high = bands.count
+        while low < high {
+            let mid = (low + high) / 2
+            if bands[mid].top <= offset { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        let b = bands[low - 1]
+        return offset < b.top + b.height ? b.lane : nil
+    }
+
+    /// The mute button in lane `lane`'s header (stacked view, version 2): left, top, width, height.
+    public func muteButton(ofLane lane: Int) -> (x: Double, y: Double, width: Double, height: Double)? {
+        guard document.version == 2, lane < 64, let g = bandGeometry(lane) else { return nil }
+        let h = Swift.min(14, Swift.max(g.gridBottom - g.gridTop, 4))
+        return (geometry.gridLeft - 22, g.gridTop, 18, h)
+    }
+
+    /// The beats the scrollbar stands for: the lane shown (stacked: the
+    /// longest lane), or further when the view is scrolled past it.
+    public var scrollbarBeats: Double {
+        var longest = lane.length.approximateValue
+        if isStacked { for l in document.lanes { longest = Swift.max(longest, l.length.approximateValue) } }
+        return Swift.max(longest, geometry.lastVisibleBeat)
+    }
+
+    /// The scrollbar's thumb (the part of `scrollbarBeats` in view): its left
+    /// edge and width in pixels, at least 8 wide. Nil without a scrollbar.
+    public func scrollbarThumb() -> (x: Double, width: Double)? {
+        let g = geometry
+        guard g.scrollbarHeight > 0, g.gridWidth > 0 else { return nil }
+        let total = scrollbarBeats
+        guard total > 0 else { return nil }
+        let scale = g.gridWidth / total
+        var x = g.gridLeft + g.firstBeat * scale
+        var w = (g.lastVisibleBeat - g.firstBeat) * scale
+        if w < 8 {
+            x -= (8 - w) / 2
+            w = 8
+        }
+        return (Swift.max(g.gridLeft, Swift.min(x, g.width - w)), w)
+    }
+
+    /// What is at (x, y), the lane it belongs to and the geometry that maps
+    /// its keys (a band's in the stacked view).
+    func locate(x: Double, y: Double) -> (hit: PianoRollHit, lane: Int, geometry: PianoRollGeometry) {
+        let g = geometry
+        guard x.isFinite, y.isFinite, x >= 0, y >= 0, x < g.width, y < g.height else { return (.none, laneIndex, g) }
+        if g.scrollbarHeight > 0, y >= g.scrollbarTop {
+            guard x >= g.gridLeft, let thumb = scrollbarThumb() else { return (.none, laneIndex, g) }
+            let beat = (x - g.gridLeft) / g.gridWidth * scrollbarBeats
+            return (.scrollbar(beat: beat, onThumb: x >= thumb.x && x <= thumb.x + thumb.width), laneIndex, g)
+        }
+        guard isStacked, y >= g.gridTop, y < g.gridBottom else {
+            return (g.hitTest(x: x, y: y, notes: laneNotes, loopLength: lane.length), laneIndex, g)
+        }
+        guard let l = lane(atY: y), let band = bandGeometry(l) else { return (.none, laneIndex, g) }
+        if x < g.gridLeft {
+            if let m = muteButton(ofLane: l), x >= m.x, x < m.x + m.width, y >= m.y, y < m.y + m.height { return (.laneMute(lane: l), l, band) }
+            return (.laneHeader(lane: l), l, band)
+        }
+        return (band.hitTest(x: x, y: y, notes: document.notes(inLane: l), loopLength: document.lanes[l].length), l, band)
+    }
+
+    /// The geometry that maps keys for the lane edited: the gesture's, else its band's, else the view's.
+    var keyGeometry: PianoRollGeometry {
+        gestureGeometry ?? bandGeometry(laneIndex) ?? geometry
     }
 
     // MARK: View
@@ -122,6 +255,7 @@ public struct PianoRollEditor {
     public mutating func resize(width: Double, height: Double) -> EditorEffects {
         geometry.width = PianoRollEditor.sane(width)
         geometry.height = PianoRollEditor.sane(height)
+        setStackScroll(stackScroll)
         return .redraw
     }
 
@@ -135,11 +269,118 @@ public struct PianoRollEditor {
         selection.removeAll()
         lastChannel = nil
         geometry.fitKeys(of: laneNotes)
+        scrollStack(toShowLane: laneIndex)
         return .redraw
     }
 
     /// The next lane, after the last the first.
     public mutating func nextLane() -> EditorEffects { selectLane((laneIndex + 1) % document.lanes.count) }
+
+    /// Every lane stacked (true) or one lane at a time.
+    public mutating func setShowsAllLanes(_ on: Bool) -> EditorEffects {
+        guard on != showsAllLanes else { return .none }
+        _ = cancelGesture()
+        showsAllLanes = on
+        applyLayoutMode()
+        if isStacked {
+            scrollStack(toShowLane: laneIndex)
+        } else {
+            geometry.fitKeys(of: laneNotes)
+        }
+        return .redraw
+    }
+
+    /// Zooms and scrolls so that the whole pattern is in view: the lane
+    /// shown from its start to its end (stacked: the longest lane, and every
+    /// band, as far as rows of `LaneStack.keyHeightRange` allow).
+    public mutating func zoomToFit() -> EditorEffects {
+        var longest = lane.length.approximateValue
+        if isStacked {
+            for l in document.lanes { longest = Swift.max(longest, l.length.approximateValue) }
+            fitLanes()
+            stackScroll = 0
+        } else {
+            geometry.fitKeys(of: laneNotes)
+        }
+        geometry.fitBeats(longest)
+        return .redraw
+    }
+
+    /// The stacked view's rows sized so that every band fits the grid's
+    /// height (within `LaneStack.keyHeightRange`).
+    public mutating func fitLanes() {
+        stackKeyHeight = LaneStack.fittingKeyHeight(bands, in: geometry.gridHeight)
+        layoutBands()
+        setStackScroll(stackScroll)
+    }
+
+    /// The stacked view's row height (within `LaneStack.keyHeightRange`).
+    public mutating func setStackKeyHeight(_ pixels: Double) {
+        stackKeyHeight = PianoRollGeometry.clamp(pixels, LaneStack.keyHeightRange)
+        layoutBands()
+        setStackScroll(stackScroll)
+    }
+
+    /// The host's meter (beats in a bar): the ruler counts bars by it. Values
+    /// a ruler cannot use (not finite, below 1/16, above 1024) count as 4.
+    public mutating func setBeatsPerBar(_ value: Double) -> EditorEffects {
+        let sane = BarRuler.sane(value)
+        guard sane != beatsPerBar else { return .none }
+        beatsPerBar = sane
+        return .redraw
+    }
+
+    /// What the plugin says of lane `lane`'s mute (a control port's value the host passed on).
+    public mutating func setMuted(_ lane: Int, _ muted: Bool) -> EditorEffects {
+        guard (0..<64).contains(lane) else { return .none }
+        let bit: UInt64 = 1 << UInt64(lane)
+        let bits = muted ? laneMutes | bit : laneMutes & ~bit
+        guard bits != laneMutes else { return .none }
+        laneMutes = bits
+        return .redraw
+    }
+
+    /// Mutes or unmutes lane `lane` in the plugin (version 2: mutes belong to
+    /// lanes, §7.6); the effect says what to tell the plugin.
+    public mutating func toggleMute(_ lane: Int) -> EditorEffects {
+        guard document.version == 2, document.lanes.indices.contains(lane), lane < 64 else { return .none }
+        let muted = laneMutes & (1 << UInt64(lane)) == 0
+        var effects = setMuted(lane, muted)
+        effects.mute = LaneMute(lane: lane, muted: muted)
+        return effects
+    }
+
+    /// Scrolls in time to `beat` at the grid's left edge, the thumb kept on a track of `total` beats.
+    mutating func scrollThumb(to beat: Double, of total: Double) {
+        let visible = geometry.lastVisibleBeat - geometry.firstBeat
+        geometry.firstBeat = Swift.min(Swift.max(beat, 0), Swift.max(0, total - visible))
+    }
+
+    /// Scrolls the stack by `pixels` (down: positive), within its height.
+    public mutating func setStackScroll(_ pixels: Double) {
+        let most = Swift.max(0, LaneStack.height(of: bands) - geometry.gridHeight)
+        stackScroll = pixels.isFinite ? Swift.min(Swift.max(pixels, 0), most) : 0
+    }
+
+    /// Scrolls the stack so that lane `lane`'s band is in view.
+    mutating func scrollStack(toShowLane lane: Int) {
+        guard bands.indices.contains(lane) else { return }
+        let b = bands[lane]
+        if b.top < stackScroll { setStackScroll(b.top) }
+        else if b.top + b.height > stackScroll + geometry.gridHeight { setStackScroll(b.top + b.height - geometry.gridHeight) }
+    }
+
+    /// The bands for the document as it is, at `stackKeyHeight` (and the
+    /// headers or the keyboard strip, as the lanes now ask).
+    mutating func layoutBands() {
+        bands = LaneStack.bands(of: document, keyHeight: stackKeyHeight)
+        applyLayoutMode()
+    }
+
+    /// The keyboard strip alone, or the lane headers of the stack, left of the grid.
+    mutating func applyLayoutMode() {
+        geometry.keyboardWidth = isStacked ? laneHeaderWidth : keyboardStripWidth
+    }
 
     /// The previous lane, before the first the last.
     public mutating func previousLane() -> EditorEffects {
@@ -181,6 +422,9 @@ public struct PianoRollEditor {
             geometry.zoom(by: factor, around: PianoRollEditor.sane(x))
         } else if modifiers.contains(.shift) {
             geometry.firstBeat += (dy + dx) * 40 / geometry.pixelsPerBeat
+        } else if isStacked {
+            setStackScroll(stackScroll + dy * 40)
+            geometry.firstBeat += dx * 40 / geometry.pixelsPerBeat
         } else {
             geometry.topKey -= Int((dy * 3).rounded())
             geometry.firstBeat += dx * 40 / geometry.pixelsPerBeat
@@ -199,17 +443,33 @@ public struct PianoRollEditor {
         let y = PianoRollEditor.sane(rawY)
         pointerX = x
         pointerY = y
+        let located = locate(x: x, y: y)
+        let hit = located.hit
+        if located.lane != laneIndex {
+            // A press in another lane's band makes it the lane edited.
+            laneIndex = located.lane
+            selection.removeAll()
+            lastChannel = nil
+        }
+        if case .laneMute(let l) = hit { return effects.merged(with: toggleMute(l)) }
+        if case .laneHeader = hit { return effects.merged(with: .redraw) }
         gestureStart = snapshot()
         gesture = .idle
+        gestureGeometry = isStacked ? located.geometry : nil
         hover = .none
-        let hit = hitTest(x: x, y: y)
+        if case .scrollbar(let beat, let onThumb) = hit {
+            let total = scrollbarBeats
+            if !onThumb { scrollThumb(to: beat - geometry.gridWidth / geometry.pixelsPerBeat / 2, of: total) }
+            gesture = .scroll(Pan(pressX: x, pressY: y, firstBeat: geometry.firstBeat, topKey: geometry.topKey, stackScroll: stackScroll), total)
+            return effects.merged(with: .redraw)
+        }
         switch button {
         case .left: effects = effects.merged(with: leftPress(hit, x: x, y: y, modifiers: modifiers))
         case .right:
             gesture = .erase
             effects = effects.merged(with: erase(at: hit))
         case .middle:
-            gesture = .pan(Pan(pressX: x, pressY: y, firstBeat: geometry.firstBeat, topKey: geometry.topKey))
+            gesture = .pan(Pan(pressX: x, pressY: y, firstBeat: geometry.firstBeat, topKey: geometry.topKey, stackScroll: stackScroll))
         }
         return effects
     }
@@ -248,12 +508,23 @@ public struct PianoRollEditor {
         case .loopMarker:
             return dragLoopMarker(x: x)
         case .erase:
-            return erase(at: hitTest(x: x, y: y))
+            // Only in the lane the erasing began in.
+            let at = locate(x: x, y: y)
+            return at.lane == laneIndex ? erase(at: at.hit) : .none
         case .rubberBand(let band):
             return dragRubberBand(band, x: x, y: y)
         case .pan(let p):
             geometry.firstBeat = p.firstBeat - (x - p.pressX) / geometry.pixelsPerBeat
-            geometry.topKey = p.topKey + Int(((y - p.pressY) / geometry.keyHeight).rounded())
+            if isStacked {
+                setStackScroll(p.stackScroll - (y - p.pressY))
+            } else {
+                geometry.topKey = p.topKey + Int(((y - p.pressY) / geometry.keyHeight).rounded())
+            }
+            return .redraw
+        case .scroll(let p, let total):
+            // The thumb follows the pointer: a pixel of the track is `total / gridWidth` beats.
+            guard geometry.gridWidth > 0 else { return .none }
+            scrollThumb(to: p.firstBeat + (x - p.pressX) * total / geometry.gridWidth, of: total)
             return .redraw
         }
     }
@@ -272,6 +543,8 @@ public struct PianoRollEditor {
             break
         }
         gesture = nil
+        gestureGeometry = nil
+        layoutBands()
         selectionRectangle = nil
         effects.redraw = true
         if let start = gestureStart, changed(since: start.document) {
@@ -317,6 +590,12 @@ public struct PianoRollEditor {
                 return setSnap(snap.previous)
             case UInt8(ascii: "f"), UInt8(ascii: "F"):
                 return setFollowPlayhead(!followPlayhead)
+            case UInt8(ascii: "z"), UInt8(ascii: "Z"):
+                return zoomToFit()
+            case UInt8(ascii: "l"), UInt8(ascii: "L"):
+                return setShowsAllLanes(!showsAllLanes)
+            case UInt8(ascii: "m"), UInt8(ascii: "M"):
+                return toggleMute(laneIndex)
             default:
                 return .none
             }
@@ -343,7 +622,11 @@ public struct PianoRollEditor {
         case .up, .down:
             let amount = shift ? 12 : 1
             if selection.isEmpty {
-                geometry.topKey += k.name == .up ? amount : -amount
+                if isStacked {
+                    setStackScroll(stackScroll + (k.name == .up ? -1 : 1) * Double(amount) * stackKeyHeight)
+                } else {
+                    geometry.topKey += k.name == .up ? amount : -amount
+                }
                 return .redraw
             }
             return nudge(by: .zero, keys: k.name == .up ? amount : -amount)
@@ -398,6 +681,7 @@ public struct PianoRollEditor {
         _ = cancelGesture()
         if undoable { history.record(snapshot()) } else { history.removeAll() }
         let name = lane.name
+        let sameLanes = incoming.lanes.map { $0.name } == document.lanes.map { $0.name }
         document = incoming
         if let same = incoming.lanes.firstIndex(where: { $0.name == name }) {
             laneIndex = same
@@ -408,6 +692,8 @@ public struct PianoRollEditor {
         lastChannel = nil
         let keys = geometry.visibleKeys
         if !laneNotes.contains(where: { keys.contains(Int($0.key)) }) { geometry.fitKeys(of: laneNotes) }
+        // Other lanes (a preset, another song): their bands fitted to the view anew.
+        if !sameLanes { fitLanes() }
         return .success(())
     }
 
@@ -424,6 +710,8 @@ public struct PianoRollEditor {
         case erase
         case rubberBand(RubberBand)
         case pan(Pan)
+        /// The scrollbar's thumb dragged, along a track of these beats (fixed at the press).
+        case scroll(Pan, Double)
     }
 
     /// A drag of the selected notes: their values when it began.
@@ -457,6 +745,7 @@ public struct PianoRollEditor {
         var pressY: Double
         var firstBeat: Double
         var topKey: Int
+        var stackScroll: Double
     }
 
     mutating func leftPress(_ hit: PianoRollHit, x: Double, y: Double, modifiers: EditorModifiers) -> EditorEffects {
@@ -511,7 +800,7 @@ public struct PianoRollEditor {
         case .keyboard(let key):
             let channel = lastChannel ?? laneNotes.last?.channel ?? document.defaultChannel(ofLane: laneIndex)
             return EditorEffects(audition: EditorAudition(key: key, velocity: lastVelocity, channel: channel))
-        case .ruler, .none:
+        case .ruler, .none, .laneHeader, .laneMute, .scrollbar:
             return .none
         }
     }
@@ -540,7 +829,7 @@ public struct PianoRollEditor {
         }
         guard let lower = BeatRational.zero.subtracting(lowest), let upper = lane.length.subtracting(highest) else { return .none }
         delta = PianoRollEditor.fit(delta, step: snap.resolution, atLeast: lower, below: upper, atMost: nil) ?? .zero
-        let rows = geometry.unclampedKey(forY: y) - geometry.unclampedKey(forY: d.pressY)
+        let rows = keyGeometry.unclampedKey(forY: y) - keyGeometry.unclampedKey(forY: d.pressY)
         let keyDelta = Swift.min(Swift.max(rows, -lowKey), 127 - highKey)
         var changed = d.originals
         for i in changed.indices {
@@ -647,7 +936,7 @@ public struct PianoRollEditor {
 
     mutating func dragRubberBand(_ band: RubberBand, x: Double, y: Double) -> EditorEffects {
         let beat = geometry.beat(forX: x)
-        let key = geometry.unclampedKey(forY: y)
+        let key = keyGeometry.unclampedKey(forY: y)
         let rectangle = SelectionRectangle(
             firstBeat: Swift.min(band.beat, beat), lastBeat: Swift.max(band.beat, beat), lowKey: Swift.min(band.key, key),
             highKey: Swift.max(band.key, key))
@@ -776,8 +1065,10 @@ public struct PianoRollEditor {
             selection = start.selection
         }
         gesture = nil
+        gestureGeometry = nil
         gestureStart = nil
         selectionRectangle = nil
+        layoutBands()
         return true
     }
 

@@ -4,7 +4,8 @@
 /// Layout, left to right and top to bottom: the keyboard strip
 /// (`keyboardWidth` wide, the note names) left of the grid; the ruler
 /// (`rulerHeight` high: beat numbers and the loop marker) above it; the
-/// velocity strip (`velocityHeight` high) below it. In the grid, beats run
+/// velocity strip (`velocityHeight` high) below it; the scrollbar
+/// (`scrollbarHeight` high, none when 0) below that. In the grid, beats run
 /// to the right from `firstBeat` at its left edge, `pixelsPerBeat` to a
 /// beat; keys run down from `topKey` in the top row, `keyHeight` to a row.
 ///
@@ -21,6 +22,8 @@ public struct PianoRollGeometry: Equatable, Sendable {
     public var rulerHeight: Double = 22
     /// The velocity strip below the grid.
     public var velocityHeight: Double = 56
+    /// The horizontal scrollbar at the bottom, below the velocity strip (0: none).
+    public var scrollbarHeight: Double = 0
     /// How far from a note's end a press grabs the edge rather than the body
     /// (at most a third of the note's width).
     public var edgeGrabPixels: Double = 5
@@ -41,7 +44,8 @@ public struct PianoRollGeometry: Equatable, Sendable {
         didSet { topKey = Swift.min(Swift.max(topKey, 0), 127) }
     }
 
-    public static var pixelsPerBeatRange: ClosedRange<Double> { 4...4096 }
+    /// From a whole song in a narrow window (`zoomToFit`: 2,000 bars of 4/4 in 80 pixels) to 1/96 beat over 40 pixels.
+    public static var pixelsPerBeatRange: ClosedRange<Double> { 0.01...4096 }
     public static var keyHeightRange: ClosedRange<Double> { 3...64 }
 
     public init(width: Double, height: Double) {
@@ -66,7 +70,9 @@ public struct PianoRollGeometry: Equatable, Sendable {
     /// The grid's top edge (the ruler's bottom edge).
     public var gridTop: Double { rulerHeight }
     /// The grid's bottom edge (the velocity strip's top edge).
-    public var gridBottom: Double { Swift.max(rulerHeight, height - velocityHeight) }
+    public var gridBottom: Double { Swift.max(rulerHeight, height - velocityHeight - scrollbarHeight) }
+    /// The scrollbar's top edge (the velocity strip's bottom edge).
+    public var scrollbarTop: Double { height - scrollbarHeight }
     public var gridWidth: Double { Swift.max(0, width - keyboardWidth) }
     public var gridHeight: Double { gridBottom - gridTop }
 
@@ -113,7 +119,7 @@ public struct PianoRollGeometry: Equatable, Sendable {
 
     /// The velocity strip's bars stand on `velocityBase` and reach up to
     /// `velocityTop` at velocity 127 (3 pixels inside the strip).
-    public var velocityBase: Double { height - 3 }
+    public var velocityBase: Double { scrollbarTop - 3 }
     public var velocityTop: Double { gridBottom + 3 }
 
     /// The y of the top of a velocity bar.
@@ -137,6 +143,21 @@ public struct PianoRollGeometry: Equatable, Sendable {
         return (left, y(forKey: Int(note.key)), Swift.max(minimumNoteWidth, right - left), keyHeight)
     }
 
+    /// The geometry of one lane's band in the stacked view (`LaneBand`): the
+    /// same beats across, `keyHeight` to a row, `topKey` in the band's top row
+    /// at y `top`, the grid ending at `bottom` (no ruler above it, no velocity
+    /// strip or scrollbar below it: the view's own geometry has those).
+    public func band(top: Double, bottom: Double, topKey: Int, keyHeight: Double) -> PianoRollGeometry {
+        var g = self
+        g.rulerHeight = top
+        g.height = Swift.max(top, bottom)
+        g.velocityHeight = 0
+        g.scrollbarHeight = 0
+        g.keyHeight = keyHeight.isFinite && keyHeight > 0 ? keyHeight : self.keyHeight
+        g.topKey = topKey
+        return g
+    }
+
     // MARK: Changing the view
 
     /// Zooms the beats by `factor` (> 1 zooms in), keeping the beat under x
@@ -146,6 +167,14 @@ public struct PianoRollGeometry: Equatable, Sendable {
         let anchor = beat(forX: x)
         setPixelsPerBeat(pixelsPerBeat * factor)
         firstBeat = anchor - (x - gridLeft) / pixelsPerBeat
+    }
+
+    /// Zooms and scrolls so that beats `0...beats` fill the grid's width
+    /// (as far as `pixelsPerBeatRange` allows), beat 0 at its left edge.
+    public mutating func fitBeats(_ beats: Double) {
+        guard beats.isFinite, beats > 0, gridWidth > 0 else { return }
+        setPixelsPerBeat(gridWidth / beats)
+        firstBeat = 0
     }
 
     /// Scrolls so that `key` and the keys around it are in view when they are not.

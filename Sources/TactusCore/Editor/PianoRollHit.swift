@@ -16,6 +16,13 @@ public enum PianoRollHit: Equatable, Sendable {
     /// The velocity strip: the note whose velocity stem is under the
     /// pointer, nil between stems.
     case velocity(noteID: UInt32?)
+    /// The stacked view: a lane's header (its name), left of its band.
+    case laneHeader(lane: Int)
+    /// The stacked view: a lane's mute button, in its header.
+    case laneMute(lane: Int)
+    /// The scrollbar at the bottom: the beat its track stands for at the
+    /// pointer, and whether the pointer is on the thumb (the part in view).
+    case scrollbar(beat: Double, onThumb: Bool)
 }
 
 /// Which part of a note a point is on: dragging the body moves the note,

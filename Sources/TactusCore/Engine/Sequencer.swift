@@ -183,7 +183,7 @@ public struct Sequencer: ~Copyable {
             let end = _renderer.blockStartFrame &+ Int64(_renderer.blockFrameCount)
             return Playhead(
                 beat: clock.beat(atFrame: end).approximateValue, beatsPerMinute: clock.beatsPerMinute,
-                speed: clock.isRolling ? clock.speed : 0)
+                speed: clock.isRolling ? clock.speed : 0, beatsPerBar: clock.beatsPerBar)
         }
     }
 

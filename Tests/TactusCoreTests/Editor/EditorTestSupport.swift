@@ -41,7 +41,10 @@ func comments(_ text: [UInt8]) -> [String] {
 /// to 10 pixels below (its middle at `y(k)`).
 func editor(_ text: String, snap: SnapGrid = .sixteenth) throws -> PianoRollEditor {
     var e = PianoRollEditor(document: try document(text), width: 850, height: 400)
+    // One lane at a time (the stacked view's tests ask for it themselves).
+    _ = e.setShowsAllLanes(false)
     e.geometry = testGeometry()
+    e.keyboardStripWidth = 50
     _ = e.setSnap(snap)
     return e
 }

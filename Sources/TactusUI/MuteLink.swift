@@ -1,0 +1,42 @@
+import CLV2
+import CLV2UI
+import TactusCoreEmbedded
+
+/// The editor's side of the plugin's lane mutes (timing contract §7.6,
+/// docs/plugin.md "Ports"): lanes 1-8 are the control ports `mute1` to
+/// `mute8`, which the editor writes as a host's own controls are written
+/// (`write_function` with protocol 0, a float), so that the host shows,
+/// saves and automates them and tells the editor of every change
+/// (`port_event`, format 0); lanes 9-64 are bits of `urn:tactus:laneMutes`,
+/// sent as a `patch:Set` with every bit the editor has set past lane 8
+/// (the plugin says nothing back of that parameter).
+///
+/// UI thread.
+enum MuteLink {
+    /// The lane (from 0) a mute control port stands for, nil for any other port.
+    static func lane(ofPort port: UInt32) -> Int? {
+        guard port >= TACTUS_PORT_MUTE_FIRST, port < TACTUS_PORT_MUTE_FIRST + TACTUS_PORT_MUTE_COUNT else { return nil }
+        return Int(port - TACTUS_PORT_MUTE_FIRST)
+    }
+
+    /// Tells the plugin of `mute`; `bits` are every lane the editor now mutes.
+    static func send(_ mute: LaneMute, bits: UInt64, link: PluginLink) {
+        if mute.lane < Int(TACTUS_PORT_MUTE_COUNT) {
+            var value: Float = mute.muted ? 1 : 0
+            withUnsafeBytes(of: &value) { raw in
+                link.write(link.controller, TACTUS_PORT_MUTE_FIRST + UInt32(mute.lane), 4, 0, raw.baseAddress)
+            }
+            return
+        }
+        let uris = link.uris
+        let past = Int64(bitPattern: bits & ~((1 << UInt64(TACTUS_PORT_MUTE_COUNT)) - 1))
+        // [] a patch:Set ; patch:property tactus:laneMutes ; patch:value (an atom:Long).
+        var words: [UInt32] = [0, uris.atomObject, 0, uris.patchSet]
+        words += [uris.patchProperty, 0, 4, uris.atomURID, uris.laneMutes, 0]
+        words += [uris.patchValue, 0, 8, uris.atomLong, UInt32(truncatingIfNeeded: past), UInt32(truncatingIfNeeded: past >> 32)]
+        words[0] = UInt32((words.count - 2) * 4)
+        words.withUnsafeBytes { raw in
+            link.write(link.controller, TACTUS_PORT_CONTROL, UInt32(raw.count), uris.eventTransfer, raw.baseAddress)
+        }
+    }
+}
