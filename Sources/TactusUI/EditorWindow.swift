@@ -35,7 +35,9 @@ final class EditorWindow {
     private var statusIsError = false
     private var needsDraw = true
     private var lastLease = 0.0
-    /// Whether the plugin's pattern has been shown yet (the first one sets the view's keys).
+    /// Whether the editor holds the text the plugin plays. Until it does, it
+    /// shows no notes and takes no edit: a click, a key or an undo on
+    /// anything else would send that instead of the plugin's pattern.
     private var hasPluginPattern = false
 
     init(display: OpaquePointer, window: Window, surface: OpaquePointer, width: Int32, height: Int32, link: PluginLink) {
@@ -45,12 +47,16 @@ final class EditorWindow {
         self.width = width
         self.height = height
         self.link = link
-        // The built-in pattern until the plugin answers the patch:Get (it always parses).
-        let document = (try? EditorDocument(parsing: DefaultPattern.bytes)) ?? (try! EditorDocument(parsing: Array("tactus-pattern 1\nlength 4\n".utf8)))
-        editor = PianoRollEditor(document: document, width: Double(width), height: Double(height))
+        // Nothing to edit until the plugin's pattern arrives (an empty bar, never edited).
+        editor = PianoRollEditor(document: EditorWindow.nothingReceived, width: Double(width), height: Double(height))
+        status = EditorWindow.loadingNotice
         // The ruler sits below the top line of lane tabs.
         editor.geometry.rulerHeight = PianoRollPainter.tabsHeight + 20
     }
+
+    /// What the editor shows before the plugin's pattern arrives: no notes.
+    static var nothingReceived: EditorDocument { try! EditorDocument(parsing: Array("tactus-pattern 1\nlength 4\n".utf8)) }
+    static var loadingNotice: [UInt8] { Array("loading the plugin's pattern...".utf8) }
 
     /// Asks the plugin for its pattern and starts the playhead lease.
     func start() {
@@ -88,7 +94,7 @@ final class EditorWindow {
         guard let message = link.receive(port: port, size: size, format: format, buffer: buffer) else { return }
         switch message {
         case .pattern(let text):
-            if text != editor.text() {
+            if text != editor.text() || !hasPluginPattern {
                 // The first pattern replaces the placeholder for good: undo never goes back to it.
                 switch editor.replace(with: text, undoable: hasPluginPattern) {
                 case .success:
@@ -103,8 +109,18 @@ final class EditorWindow {
                 }
             }
         case .error(let text):
-            status = text
-            statusIsError = true
+            if hasPluginPattern {
+                status = text
+                statusIsError = true
+            } else if text.isEmpty {
+                status = EditorWindow.loadingNotice
+                statusIsError = false
+            } else {
+                // The plugin could not send its pattern (too large for its notify port):
+                // the editor has nothing it may edit, and says why.
+                status = Array("not editable: ".utf8) + text
+                statusIsError = true
+            }
         case .playhead(let beat, let tempo, let speed):
             playhead.receive(beat: beat, beatsPerMinute: tempo, speed: speed, at: tactus_ui_monotonic_seconds())
         }
@@ -128,6 +144,11 @@ final class EditorWindow {
     // MARK: - X events
 
     private func handle(_ event: inout XEvent) {
+        if !hasPluginPattern, EditorWindow.edits(event) {
+            // A click still takes the keyboard focus (keys then come here, and do nothing).
+            if event.type == ButtonPress { XSetInputFocus(display, window, RevertToParent, Time(CurrentTime)) }
+            return
+        }
         switch event.type {
         case Expose:
             if event.xexpose.count == 0 { needsDraw = true }
@@ -167,6 +188,18 @@ final class EditorWindow {
 
     private func modifiers(_ state: UInt32) -> EditorModifiers { EditorModifiers(x11: state) }
 
+    /// Whether an X event could change the pattern: a key, or a button other
+    /// than the middle one (which drags the view) and the wheel. Until the
+    /// plugin's pattern has arrived these are not passed to the editor.
+    static func edits(_ event: XEvent) -> Bool {
+        switch event.type {
+        case KeyPress: return true
+        case ButtonPress, ButtonRelease: return event.xbutton.button == 1 || event.xbutton.button == 3
+        case MotionNotify: return event.xmotion.state & UInt32(Button1Mask | Button3Mask) != 0
+        default: return false
+        }
+    }
+
     private func resize(width w: Int32, height h: Int32) {
         guard w != width || h != height, w > 0, h > 0 else { return }
         width = w
@@ -181,7 +214,10 @@ final class EditorWindow {
     private func apply(_ effects: EditorEffects) {
         if effects.redraw { needsDraw = true }
         if let note = effects.audition { link.sendAudition(key: note.key, velocity: note.velocity, channel: note.channel) }
-        if effects.commit {
+        if effects.commit, !hasPluginPattern {
+            // Never reached (input waits for the plugin's pattern); should it be, nothing is sent.
+            needsDraw = true
+        } else if effects.commit {
             let text = editor.text()
             if link.sendPattern(text) {
                 status = editor.notice ?? []
