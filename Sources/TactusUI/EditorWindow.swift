@@ -35,10 +35,14 @@ final class EditorWindow {
     private var statusIsError = false
     private var needsDraw = true
     private var lastLease = 0.0
-    /// Whether the editor holds the text the plugin plays. Until it does, it
-    /// shows no notes and takes no edit: a click, a key or an undo on
-    /// anything else would send that instead of the plugin's pattern.
-    private var hasPluginPattern = false
+    /// Whether a text from the plugin has been shown (the first one sets the view's keys).
+    private var shownPluginText = false
+    /// The editor, with its document and its undo steps, while the plugin
+    /// plays a text not yet received (a preset, another editor's edit): a
+    /// placeholder with no notes is shown meanwhile.
+    private var waiting: PianoRollEditor?
+    /// The plugin's text could not be read here (never expected: it is the plugin's own parser).
+    private var unreadable = false
 
     init(display: OpaquePointer, window: Window, surface: OpaquePointer, width: Int32, height: Int32, link: PluginLink) {
         self.display = display
@@ -48,11 +52,24 @@ final class EditorWindow {
         self.height = height
         self.link = link
         // Nothing to edit until the plugin's pattern arrives (an empty bar, never edited).
-        editor = PianoRollEditor(document: EditorWindow.nothingReceived, width: Double(width), height: Double(height))
-        status = EditorWindow.loadingNotice
+        editor = EditorWindow.placeholder(width: width, height: height)
+    }
+
+    /// An editor of nothing: what is shown until the plugin's text is here.
+    static func placeholder(width: Int32, height: Int32) -> PianoRollEditor {
+        var editor = PianoRollEditor(document: EditorWindow.nothingReceived, width: Double(width), height: Double(height))
         // The ruler sits below the top line of lane tabs.
         editor.geometry.rulerHeight = PianoRollPainter.tabsHeight + 20
+        return editor
     }
+
+    /// Whether the editor holds the text the plugin plays. Until it does, it
+    /// shows no notes and takes no edit: a click, a key or an undo on
+    /// anything else would send that instead of the plugin's pattern.
+    var canEdit: Bool { link.sync.isEditable && shownPluginText && waiting == nil && !unreadable }
+
+    /// The text shown, for tests (`TactusEditorText`); nil while nothing may be edited.
+    func textForTests() -> [UInt8]? { canEdit ? editor.text() : nil }
 
     /// What the editor shows before the plugin's pattern arrives: no notes.
     static var nothingReceived: EditorDocument { try! EditorDocument(parsing: Array("tactus-pattern 1\nlength 4\n".utf8)) }
@@ -60,7 +77,7 @@ final class EditorWindow {
 
     /// Asks the plugin for its pattern and starts the playhead lease.
     func start() {
-        link.sendGet()
+        link.sendGet(now: tactus_ui_monotonic_seconds())
         link.sendLease(open: true)
         lastLease = tactus_ui_monotonic_seconds()
     }
@@ -75,6 +92,7 @@ final class EditorWindow {
             handle(&event)
         }
         let now = tactus_ui_monotonic_seconds()
+        apply(link.tick(now: now))
         if now - lastLease >= EditorWindow.leaseRenewal {
             link.sendLease(open: true)
             lastLease = now
@@ -91,38 +109,67 @@ final class EditorWindow {
 
     /// `port_event`: a message from the plugin's notify port.
     func receive(port: UInt32, size: UInt32, format: UInt32, buffer: UnsafeRawPointer) {
-        guard let message = link.receive(port: port, size: size, format: format, buffer: buffer) else { return }
+        guard let message = link.receive(port: port, size: size, format: format, buffer: buffer, now: tactus_ui_monotonic_seconds())
+        else { return }
         switch message {
-        case .pattern(let text):
-            if text != editor.text() || !hasPluginPattern {
-                // The first pattern replaces the placeholder for good: undo never goes back to it.
-                switch editor.replace(with: text, undoable: hasPluginPattern) {
-                case .success:
-                    status = []
-                    statusIsError = false
-                    // The view opens on the plugin's pattern, not on the placeholder it replaced.
-                    if !hasPluginPattern { editor.geometry.fitKeys(of: editor.laneNotes) }
-                    hasPluginPattern = true
-                case .failure(let error):
-                    status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
-                    statusIsError = true
-                }
-            }
+        case .pattern(let update):
+            apply(update)
         case .error(let text):
-            if hasPluginPattern {
+            if canEdit || text.isEmpty {
                 status = text
                 statusIsError = true
-            } else if text.isEmpty {
-                status = EditorWindow.loadingNotice
-                statusIsError = false
             } else {
-                // The plugin could not send its pattern (too large for its notify port):
-                // the editor has nothing it may edit, and says why.
                 status = Array("not editable: ".utf8) + text
                 statusIsError = true
             }
         case .playhead(let beat, let tempo, let speed):
             playhead.receive(beat: beat, beatsPerMinute: tempo, speed: speed, at: tactus_ui_monotonic_seconds())
+        }
+        needsDraw = true
+    }
+
+    /// What the pattern messages ask for: a text from the plugin shown, a
+    /// notice; the placeholder while the plugin plays a text not received.
+    private func apply(_ update: PatternSync.Update) {
+        if let text = update.show { show(text, undoable: update.undoable) }
+        if let notice = update.notice {
+            status = notice
+            statusIsError = true
+        }
+        if !link.sync.isEditable, waiting == nil, shownPluginText {
+            // Another text plays: the document waits (its undo steps with it) until that one is here.
+            var placeholder = EditorWindow.placeholder(width: width, height: height)
+            placeholder.geometry = editor.geometry
+            waiting = editor
+            editor = placeholder
+        } else if link.sync.isEditable, var back = waiting {
+            // The plugin plays the editor's text after all.
+            back.geometry = editor.geometry
+            editor = back
+            waiting = nil
+        }
+        if update.show != nil || update.notice != nil || !link.sync.isEditable { needsDraw = true }
+    }
+
+    /// The plugin's text replaces the document (a fresh start the first time:
+    /// undo never goes back to the placeholder).
+    private func show(_ text: [UInt8], undoable: Bool) {
+        var target = waiting ?? editor
+        let geometry = editor.geometry
+        switch target.replace(with: text, undoable: undoable && shownPluginText) {
+        case .success:
+            target.geometry = geometry
+            // The view opens on the plugin's pattern, not on the placeholder it replaced.
+            if !shownPluginText { target.geometry.fitKeys(of: target.laneNotes) }
+            editor = target
+            waiting = nil
+            shownPluginText = true
+            unreadable = false
+            if !statusIsError { status = [] }
+        case .failure(let error):
+            unreadable = true
+            status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
+            statusIsError = true
         }
         needsDraw = true
     }
@@ -144,7 +191,7 @@ final class EditorWindow {
     // MARK: - X events
 
     private func handle(_ event: inout XEvent) {
-        if !hasPluginPattern, EditorWindow.edits(event) {
+        if !canEdit, EditorWindow.edits(event) {
             // A click still takes the keyboard focus (keys then come here, and do nothing).
             if event.type == ButtonPress { XSetInputFocus(display, window, RevertToParent, Time(CurrentTime)) }
             return
@@ -214,20 +261,31 @@ final class EditorWindow {
     private func apply(_ effects: EditorEffects) {
         if effects.redraw { needsDraw = true }
         if let note = effects.audition { link.sendAudition(key: note.key, velocity: note.velocity, channel: note.channel) }
-        if effects.commit, !hasPluginPattern {
-            // Never reached (input waits for the plugin's pattern); should it be, nothing is sent.
-            needsDraw = true
-        } else if effects.commit {
-            let text = editor.text()
-            if link.sendPattern(text) {
-                status = editor.notice ?? []
-                statusIsError = false
-            } else {
-                statusIsError = true
-                status = Array("this pattern is \(text.count) bytes, more than the \(PluginLink.textLimit) a message to the plugin may hold: nothing was sent (save it as a file and load it with the Pattern file parameter)".utf8)
-            }
+        if effects.commit, canEdit {
+            let update = link.commit(editor.text(), now: tactus_ui_monotonic_seconds())
+            status = editor.notice ?? []
+            statusIsError = false
+            apply(update)
             needsDraw = true
         }
+    }
+
+    /// The top line: the plugin's text on its way, or an edit on its way in
+    /// pieces, else the last error or notice.
+    private var shownStatus: (text: [UInt8], isError: Bool) {
+        if !canEdit && !unreadable {
+            if link.sync.isTooLarge {
+                return (Array("the plugin's pattern is larger than the editor takes (64 MB): nothing can be edited here".utf8), true)
+            }
+            if let l = link.sync.loading {
+                return (Array("loading the plugin's pattern... \(l.received / 1024) of \(l.length / 1024) KB".utf8), false)
+            }
+            return statusIsError ? (status, true) : (EditorWindow.loadingNotice, false)
+        }
+        if let s = link.sync.sending {
+            return (Array("sending the edit to the plugin... \(s.received / 1024) of \(s.length / 1024) KB".utf8), false)
+        }
+        return (status, statusIsError)
     }
 
     // MARK: - Drawing
@@ -248,7 +306,8 @@ final class EditorWindow {
         }
         guard let image, let cr = cairo_create(image) else { return }
         let beat: Double? = playhead.isKnown ? playhead.beat(at: now) : nil
-        PianoRollPainter.draw(editor, playheadBeat: beat, rolling: playhead.isRolling, status: status, statusIsError: statusIsError, on: cr)
+        let top = shownStatus
+        PianoRollPainter.draw(editor, playheadBeat: beat, rolling: playhead.isRolling, status: top.text, statusIsError: top.isError, on: cr)
         cairo_destroy(cr)
         cairo_surface_flush(image)
         guard let window = cairo_create(surface) else { return }

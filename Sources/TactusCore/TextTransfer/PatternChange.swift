@@ -66,8 +66,9 @@ public struct PatternChange: Equatable, Sendable {
     /// The change that turns `base` into `result`: the lines between their
     /// common beginning and common end. When as many lines lie between in
     /// both, each run of lines that differs is a hunk of its own (moving
-    /// notes rewrites their lines in place); otherwise one hunk replaces
-    /// them all. O(n + m).
+    /// notes rewrites their lines in place), unless one hunk replacing them
+    /// all is smaller (every line changed); otherwise one hunk replaces them
+    /// all. O(n + m).
     public static func between(_ base: [UInt8], _ result: [UInt8]) -> PatternChange {
         let n = base.count
         let m = result.count
@@ -95,6 +96,9 @@ public struct PatternChange: Equatable, Sendable {
         let firstLine = 1 + newlines(base, 0, start)
         let baseLines = lineRanges(base, start, baseEnd)
         let resultLines = lineRanges(result, start, resultEnd)
+        // One hunk for the whole middle, or (when as many lines lie between in
+        // both) one for each run of lines that differs, whichever is smaller.
+        let whole = Hunk(first: firstLine, count: baseLines.count, bytes: Array(result[start..<resultEnd]))
         if baseLines.count == resultLines.count {
             var i = 0
             while i < baseLines.count {
@@ -108,10 +112,25 @@ public struct PatternChange: Equatable, Sendable {
                     first: firstLine + i, count: j - i, bytes: Array(result[resultLines[i].lowerBound..<resultLines[j - 1].upperBound])))
                 i = j
             }
+            if PatternChange.encodedSize(change.hunks) > PatternChange.encodedSize([whole]) { change.hunks = [whole] }
         } else {
-            change.hunks.append(Hunk(first: firstLine, count: baseLines.count, bytes: Array(result[start..<resultEnd])))
+            change.hunks.append(whole)
         }
         return change
+    }
+
+    /// Bytes of the hunks' wire form (their `replace` lines and bytes).
+    static func encodedSize(_ hunks: [Hunk]) -> Int {
+        var n = 0
+        for h in hunks { n += 8 + digits(h.first) + 1 + digits(h.count) + 1 + digits(h.bytes.count) + 1 + h.bytes.count }
+        return n
+    }
+
+    static func digits(_ v: Int) -> Int {
+        var n = 1
+        var x = v
+        while x >= 10 { x /= 10; n += 1 }
+        return n
     }
 
     static func isLineStart(_ text: [UInt8], _ position: Int) -> Bool {
