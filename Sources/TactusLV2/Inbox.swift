@@ -42,6 +42,8 @@ struct Inbox {
     var awaySince: Int64 = 0
     /// Frame at which the buffer was last asked for again.
     var askedAt: Int64 = 0
+    /// Frames a buffer may be away while something waits before it is asked for again (two seconds).
+    var patience: Int64 = 96000
     /// Whether something was refused while the buffer was away (then it is asked for, after a while).
     var somethingWaits = false
     /// The receipt owed on the notify port: pieces of edit `receiptSequence` received up to `receiptOffset`.
@@ -55,6 +57,13 @@ struct Inbox {
         var length: Int
         /// `TextHash` of the whole, as its pieces named it; 0 for a text that came in one message.
         var hash: UInt64
+    }
+
+    /// Two seconds of frames, at most 2^62 (a host may give an absurd rate; instantiate accepts any finite one).
+    static func patience(sampleRate: Double) -> Int64 {
+        let frames = (2 * sampleRate).rounded(.up)
+        guard frames >= 1 else { return 1 }
+        return frames < 4.6e18 ? Int64(frames) : 1 << 62
     }
 
     static var text: UInt32 { 1 }
@@ -287,9 +296,9 @@ extension Plugin {
     func checkInbox() {
         let a = audio
         guard a.pointee.inbox.buffer == nil, a.pointee.inbox.somethingWaits, let schedule = shared.pointee.schedule else { return }
-        let patience = Int64(2 * shared.pointee.sampleRate)
+        let patience = a.pointee.inbox.patience
         let now = a.pointee.framesRun
-        guard now - a.pointee.inbox.awaySince > patience, now - a.pointee.inbox.askedAt > patience else { return }
+        guard now &- a.pointee.inbox.awaySince > patience, now &- a.pointee.inbox.askedAt > patience else { return }
         var request = WorkRequest(kind: WorkRequest.wanted, length: 0)
         if withUnsafeBytes(of: &request, { tactus_schedule_work(schedule, UInt32($0.count), $0.baseAddress) }) == LV2_WORKER_SUCCESS {
             a.pointee.inbox.askedAt = now

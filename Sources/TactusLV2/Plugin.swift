@@ -55,6 +55,7 @@ public func instantiate(
     control.initialize(to: ControlSide(mutex: tactus_mutex_new(), latestText: defaultText, latestSource: nil, latestHash: TextHash.of(defaultText)))
     // The inbox's first buffer (Inbox): the audio thread holds it from the start.
     audio.pointee.inbox.capacity = PluginLimits.inboxBytes
+    audio.pointee.inbox.patience = Inbox.patience(sampleRate: sampleRate)
     audio.pointee.inbox.buffer = control.pointee.inboxBuffers.allocate(capacity: PluginLimits.inboxBytes)
     let shared = UnsafeMutablePointer<SharedSide>.allocate(capacity: 1)
     shared.initialize(to: SharedSide(
