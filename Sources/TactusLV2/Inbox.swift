@@ -216,16 +216,8 @@ extension Plugin {
     @_noLocks @discardableResult
     func handOver(_ payload: Inbox.Payload) -> Bool {
         let a = audio
-        guard let schedule = shared.pointee.schedule, let buffer = a.pointee.inbox.buffer else { return false }
-        let handover = a.pointee.inbox.handovers &+ 1
-        var request = WorkRequest(kind: WorkRequest.inbox, length: UInt32(payload.length), sequence: payload.sequence)
-        request.payloadKind = payload.kind
-        request.hash = payload.hash
-        request.buffer = buffer
-        request.capacity = a.pointee.inbox.capacity
-        request.handover = handover
-        let status = withUnsafeBytes(of: &request) { tactus_schedule_work(schedule, UInt32($0.count), $0.baseAddress) }
-        guard status == LV2_WORKER_SUCCESS else {
+        guard a.pointee.inbox.buffer != nil, shared.pointee.schedule != nil else { return false }
+        guard sendInbox(WorkRequest.inbox, with: payload) else {
             a.pointee.sequencer.lastError.clear()
             a.pointee.sequencer.lastError.append("pattern edit rejected: the host's worker had no room for ")
             a.pointee.sequencer.lastError.append(MemoryLayout<WorkRequest>.size)
@@ -234,29 +226,34 @@ extension Plugin {
             broughtBack(payload.sequence)
             return false
         }
-        a.pointee.inbox.handovers = handover
-        a.pointee.inbox.buffer = nil
-        a.pointee.inbox.awaySince = a.pointee.framesRun
         return true
     }
 
     /// The buffer goes to the worker to be replaced by one that holds `payload`.
     @_noLocks
     func growInbox(for payload: Inbox.Payload) {
+        sendInbox(WorkRequest.grow, with: payload)  // refused: the editor sends again after a while
+    }
+
+    /// The inbox's buffer to the worker in a request of `kind` about `payload`;
+    /// whether the host took the request (then the buffer is away).
+    @_noLocks @discardableResult
+    private func sendInbox(_ kind: UInt32, with payload: Inbox.Payload) -> Bool {
         let a = audio
-        guard let schedule = shared.pointee.schedule, let buffer = a.pointee.inbox.buffer else { return }
+        guard let schedule = shared.pointee.schedule, let buffer = a.pointee.inbox.buffer else { return false }
         let handover = a.pointee.inbox.handovers &+ 1
-        var request = WorkRequest(kind: WorkRequest.grow, length: UInt32(payload.length), sequence: payload.sequence)
+        var request = WorkRequest(kind: kind, length: UInt32(payload.length), sequence: payload.sequence)
         request.payloadKind = payload.kind
         request.hash = payload.hash
         request.buffer = buffer
         request.capacity = a.pointee.inbox.capacity
         request.handover = handover
         let status = withUnsafeBytes(of: &request) { tactus_schedule_work(schedule, UInt32($0.count), $0.baseAddress) }
-        guard status == LV2_WORKER_SUCCESS else { return }  // the editor sends again after a while
+        guard status == LV2_WORKER_SUCCESS else { return false }
         a.pointee.inbox.handovers = handover
         a.pointee.inbox.buffer = nil
         a.pointee.inbox.awaySince = a.pointee.framesRun
+        return true
     }
 
     /// `work_response`: the buffer is back (after an edit, or larger, for the edit `fill` names).

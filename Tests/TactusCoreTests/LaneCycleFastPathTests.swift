@@ -1,5 +1,6 @@
 import Testing
 import TactusCore
+import TactusTestSupport
 
 // LaneCycle.expand computes the notes of unswung lanes in 64-bit arithmetic
 // (issue 27: a 20,000-note pattern's cycle was the largest part of an edit's
@@ -8,25 +9,11 @@ import TactusCore
 
 @Suite("Lane cycle: the fast path for unswung lanes")
 struct LaneCycleFastPathTests {
-    /// A small deterministic generator (SplitMix64).
-    struct Mix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ xs: [T]) -> T { xs[below(xs.count)] }
-    }
-
-    static func beat(_ r: inout Mix) -> String {
+    static func beat(_ r: inout RandomSession) -> String {
         r.pick(["0", "1/3", "2.5", "7/4", "1/7", "3", "0.125", "5/6", "11/12", "1/96", "999/1000", "13/8"])
     }
 
-    static func randomText(_ r: inout Mix) -> String {
+    static func randomText(_ r: inout RandomSession) -> String {
         if r.below(3) == 0 {
             var t = "tactus-pattern 1\nlength \(r.pick(["4", "7/3", "3.5", "16", "1"]))\n"
             for _ in 0..<r.below(40) { t += "note \(beat(&r)) \(r.pick(["1/4", "1/3", "2", "1/100000", "5/7"])) \(36 + r.below(40)) \(1 + r.below(127))\n" }
@@ -47,7 +34,7 @@ struct LaneCycleFastPathTests {
 
     @Test("the fast path is the exact one: the same notes for 3,000 random patterns, version 1 and 2, swung lanes and not")
     func fastIsExact() {
-        var r = Mix(state: 2727)
+        var r = RandomSession(seed: 2727)
         var compared = 0
         for _ in 0..<3000 {
             guard let pattern = try? PatternParser.parse(bytes: Array(LaneCycleFastPathTests.randomText(&r).utf8)) else { continue }

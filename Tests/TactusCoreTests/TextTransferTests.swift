@@ -1,26 +1,14 @@
 import Testing
 import TactusCore
+import TactusTestSupport
 
 // How a pattern text travels between the plugin and its editor (issue 27):
 // a change names the lines it replaces and the text it was made on; a text
 // in pieces is assembled only whole and only from one text; the editor's
 // half of the messages never edits what it has not received.
 
-/// A small deterministic generator (SplitMix64).
-private struct Mix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 /// Lines such as pattern texts have: notes, comments, blanks, CR LF now and then, no final line end now and then.
-private func randomText(_ r: inout Mix, lines: Int) -> [UInt8] {
+private func randomText(_ r: inout RandomSession, lines: Int) -> [UInt8] {
     var out: [UInt8] = []
     for i in 0..<lines {
         switch r.below(6) {
@@ -45,7 +33,7 @@ private func linesOf(_ text: [UInt8]) -> [[UInt8]] {
 }
 
 /// Random edits of whole lines: some rewritten in place, some removed, some added.
-private func edited(_ text: [UInt8], _ r: inout Mix) -> [UInt8] {
+private func edited(_ text: [UInt8], _ r: inout RandomSession) -> [UInt8] {
     var lines = linesOf(text)
     for _ in 0..<(1 + r.below(4)) {
         let at = lines.isEmpty ? 0 : r.below(lines.count)
@@ -63,7 +51,7 @@ private func edited(_ text: [UInt8], _ r: inout Mix) -> [UInt8] {
 struct PatternChangeTests {
     @Test("a change applied to its base gives the result, byte for byte (2,000 random pairs, through the wire form)")
     func roundTrip() throws {
-        var r = Mix(state: 27)
+        var r = RandomSession(seed: 27)
         for _ in 0..<2000 {
             let base = randomText(&r, lines: r.below(30))
             let result = r.below(10) == 0 ? randomText(&r, lines: r.below(30)) : edited(base, &r)
@@ -114,7 +102,7 @@ struct PatternChangeTests {
     func malformed() {
         let base = bytes("tactus-pattern 1\nlength 4\nnote 0 1 60 100\nnote 1 1 62 100\n")
         let change = PatternChange.between(base, bytes("tactus-pattern 1\nlength 4\nnote 0 1 60 100\n")).encoded
-        var r = Mix(state: 5)
+        var r = RandomSession(seed: 5)
         for cut in 0..<change.count {
             if case .success(let c) = PatternChange.decode(Array(change.prefix(cut))) {
                 #expect(c.apply(to: base).isSuccess == false || cut == change.count)
