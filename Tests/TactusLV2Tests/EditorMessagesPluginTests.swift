@@ -63,6 +63,30 @@ struct EditorMessagesPluginTests {
         }
     }
 
+    @Test("at the format's limit (65,536 notes, 1.8 MB) the text goes both ways through an 8 KiB notify port and a 4 KiB worker ring; one note more is refused and the editor brought back")
+    func noteLimitBothWays() throws {
+        func text(_ notes: Int, keyShift: Int = 0, longer: Int? = nil) -> String {
+            var lines = ["tactus-pattern 1", "length 4096"]
+            for k in 0..<notes {
+                lines.append("note \(k)/16 \(k == longer ? "1/8" : "1/16") \(36 + (k * 7 + keyShift) % 48) \(1 + k % 127)")
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+        let base = text(65_536), one = text(65_536, longer: 30_000), every = text(65_536, keyShift: 1, longer: 30_000)
+        let over = every + "note 1 1/16 60 100\n"
+        let r = try EditorMessagesPluginTests.run(
+            EditorMessagesPluginTests.rolling
+                + "480000 edit one.pattern\n960000 edit every.pattern\n1440000 edit over.pattern\n1920000 end\n",
+            pattern: base, files: ["one.pattern": one, "every.pattern": every, "over.pattern": over],
+            arguments: ["--notify-capacity", "8192", "--worker-ring", "4096"])
+        #expect(r.out.status == 0, "\(r.out.stderr)")
+        #expect(base.utf8.count > 1_500_000)
+        #expect(r.saved == every, "the plugin saves \(r.saved.utf8.count) bytes")
+        #expect(r.editor == every, "the editor holds \(r.editor.utf8.count) bytes")
+        let errors = r.out.notify.filter { $0.contains("urn:tactus:error") }
+        #expect(errors.count == 1 && errors.allSatisfy { $0.contains("the pattern has more than 65536 notes") }, "\(errors)")
+    }
+
     @Test("an edit made on a text the plugin no longer plays is refused, and the editor is brought back to what plays")
     func staleChangeIsRefused() throws {
         let base = "tactus-pattern 1\nlength 4\nnote 0 1 60 100\nnote 1 1 62 100\n"
