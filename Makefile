@@ -251,7 +251,7 @@ FUZZ_SAN     := -sanitize=fuzzer
 FUZZ_CSAN    :=
 FUZZ_LINK    := -sanitize=fuzzer
 endif
-FUZZ_TARGETS := plugin-run pattern-parser state-restore smf-reader
+FUZZ_TARGETS := plugin-run pattern-parser state-restore smf-reader editor-sync
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS    ?= 10000000
 FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -I Fuzz/Modules -I $(FUZZ_DIR)

@@ -20,6 +20,10 @@ struct EditModel {
     /// Due on the notify port of the current block.
     private(set) var expectsStateChanged = false
     private(set) var expectsError = false
+    /// Whether the inbox's buffer went to the worker in this block: a second text,
+    /// change or path in the block is refused (the synchronous worker gives the
+    /// buffer back before the next block).
+    private var inboxAway = false
 
     enum Result {
         case accepted([UInt8])
@@ -38,6 +42,7 @@ struct EditModel {
     mutating func beginBlock() {
         expectsStateChanged = false
         expectsError = false
+        inboxAway = false
         for r in results {
             switch r {
             case .accepted(let text):
@@ -81,16 +86,23 @@ struct EditModel {
         }
     }
 
-    /// A request for the worker (which has room), or the refusal a host without one gets.
+    /// A text or path for the worker, through the plugin's inbox (which the
+    /// worker has room for), or the refusal a host without a worker gets, a
+    /// second one in a block, or one larger than the inbox.
     private mutating func request(_ payload: [UInt8], outcome: ([UInt8]) -> Result) {
         guard hasWorker else {
             refuse("this host provides no worker (work:schedule), so the pattern cannot be changed while running")
             return
         }
-        guard payload.count <= (1 << 16) - 8 else {
+        guard !inboxAway else {
+            refuse("pattern edit rejected: the plugin is still reading the previous edit; send it again")
+            return
+        }
+        guard payload.count <= 1 << 16 else {
             refuse("pattern edit rejected: \(payload.count) bytes is more than a pattern message may hold; use the pattern file parameter")
             return
         }
+        inboxAway = true
         results.append(outcome(payload))
     }
 

@@ -25,6 +25,13 @@ public enum FuzzFixtures {
         manyNotes,
     ]
 
+    /// About 45 KB: more than the plugin announces in one message (32 KiB), so it goes in pieces.
+    public static let longText: String = {
+        var text = "tactus-pattern 1\n# long: sent in pieces\nlength 200\n"
+        for i in 0..<1500 { text += "note \(i)/8 1/16 \(36 + i % 60) \(1 + i % 127)   # note \(i) of a long pattern\n" }
+        return text
+    }()
+
     /// 300 notes on 300 (channel, key) slots, all at once: more than small buffers hold.
     static var manyNotes: String {
         var text = "tactus-pattern 1\nlength 1\n"

@@ -16,6 +16,16 @@ import TactusLV2Hosted
 /// the end the host stops the transport with room in its buffers: nothing
 /// may sound after that, and the pattern in use and the saved state must be
 /// the last pattern accepted.
+///
+/// And the editor's messages (docs/plugin.md, "Messages"): pieces of edits
+/// (`tactus:textPiece`) in order, reordered, duplicated, with lying lengths
+/// and hashes, stale numbers, pieces of two edits mixed; changes
+/// (`urn:tactus:patternChange`) made on the text in use or on another, broken
+/// now and then; questions for windows of the text. Whatever comes, the
+/// plugin never installs a text it did not receive whole: every text it
+/// announces or saves is one that was sent whole, made whole from its
+/// pieces, or named as a change's result; and every piece of text it sends
+/// is the bytes of the text it names, where it says.
 public enum PluginRunTarget {
     /// Runs one input; what was wrong, if anything.
     public static func check(_ data: UnsafeRawBufferPointer) -> Violations {
@@ -37,8 +47,14 @@ private struct Session {
     let uris: HostURIs?
     var notes = NoteChecker()
     var edits: EditModel
-    /// Whether edits can be predicted exactly (a worker with room for every request).
-    let predictable: Bool
+    /// Whether edits can be predicted exactly (a worker with room for every request,
+    /// no editor's pieces or changes: those make the inbox's state the plugin's).
+    var predictable: Bool
+    /// Every text the plugin may install, by hash: sent whole, made from pieces, named by a change.
+    var allowed: [UInt64: [UInt8]] = [:]
+    /// The editor's edits being sent in pieces (number, property, payload, hash, next offset).
+    var payloads: [(sequence: Int32, property: LV2_URID, bytes: [UInt8], hash: UInt64, next: Int)] = []
+    var lastSequence: Int32 = 0
     var midiConnected = true
     var controlConnected = true
     var notifyConnected = true
@@ -93,7 +109,10 @@ private struct Session {
             plugin.connect(control: controlConnected, midi: midiConnected, notify: notifyConnected)
         }
         edits = EditModel(initialText: initial, hasWorker: config.withWorker)
+        allow(initial)
     }
+
+    mutating func allow(_ text: [UInt8]) { allowed[TextHash.of(text)] = text }
 
     mutating func run(_ input: inout FuzzInput) {
         guard let plugin, let uris else { return }
@@ -104,6 +123,10 @@ private struct Session {
             betweenBlocks(&input, plugin)
             plugin.control.clear()
             let count = input.oneIn(16) ? input.below(33) : input.below(9)
+        if count > 0, input.oneIn(4) {
+            // An editor at work: a run of its messages in the block.
+            for _ in 0..<(1 + input.below(6)) { writeEditorMessage(&input, frames: frames, plugin: plugin, uris: uris) }
+        }
             for _ in 0..<count { writeEvent(&input, frames: frames, plugin: plugin, uris: uris) }
             if input.oneIn(16) {
                 // A truncated sequence: the declared size cuts it anywhere.
@@ -191,16 +214,22 @@ private struct Session {
             c.append(frames: at, type: uris.midiEvent, body: bytes)
         case 8, 9:
             let text = patternText(&input)
+            allow(EditModel.stripped(text))
             let value = AtomProperty(key: uris.patchValue, type: input.oneIn(16) ? uris.atomChunk : uris.atomString, body: text)
             let property = AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: AtomBody.urid(uris.pattern))
             c.append(frames: at, type: uris.atomObject, body: AtomBody.object(otype: uris.patchSet, properties: [property, value]))
         case 10:
-            let path = AtomBody.text(input.pick(FuzzFixtures.patternPaths))
+            let name = input.pick(FuzzFixtures.patternPaths)
+            if case .accepted(let text) = EditModel.loadFile(Array(name.utf8)) { allow(text) }
+            let path = AtomBody.text(name)
             let value = AtomProperty(key: uris.patchValue, type: input.oneIn(8) ? uris.atomString : uris.atomPath, body: path)
             let property = AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: AtomBody.urid(uris.patternFile))
             c.append(frames: at, type: uris.atomObject, body: AtomBody.object(otype: uris.patchSet, properties: [property, value]))
         case 11:
-            c.append(frames: at, type: uris.atomObject, body: AtomBody.object(otype: uris.patchSet, properties: oddPatchProperties(&input, uris)))
+            let properties = oddPatchProperties(&input, uris)
+            // Whatever value it carries is a text sent whole, should it be one.
+            for p in properties where p.key == uris.patchValue { allow(EditModel.stripped(p.body)) }
+            c.append(frames: at, type: uris.atomObject, body: AtomBody.object(otype: uris.patchSet, properties: properties))
         case 12:
             var properties: [AtomProperty] = []
             if !input.oneIn(3) {
@@ -223,6 +252,64 @@ private struct Session {
                 properties.append(p)
             }
             c.append(frames: at, type: uris.atomObject, body: AtomBody.object(otype: uris.timePosition, properties: properties))
+        }
+    }
+
+    /// A message of an editor's (docs/plugin.md, "Messages"), well formed or not.
+    mutating func writeEditorMessage(_ input: inout FuzzInput, frames: UInt32, plugin: InProcessPlugin, uris: HostURIs) {
+        let at = Session.offset(&input, frames: frames)
+        let c = plugin.control
+        switch input.below(4) {
+        case 0, 1:
+            // A piece of an edit sent in pieces: mostly the next, sometimes out of order, again, or lying.
+            predictable = false
+            if payloads.isEmpty || input.oneIn(5) {
+                var text = Array(input.pick(FuzzFixtures.patternTexts).utf8)
+                if input.oneIn(3) { text = Array(FuzzFixtures.longText.utf8) }
+                if input.oneIn(8), !text.isEmpty { text[input.below(text.count)] = input.byte() }
+                lastSequence = input.oneIn(8) ? Int32(input.below(Int(lastSequence) + 1)) : lastSequence &+ 1
+                allow(text)
+                payloads.append((lastSequence, input.oneIn(6) ? uris.patternChange : uris.pattern, text, TextHash.of(text), 0))
+                if payloads.count > 3 { payloads.removeFirst() }
+            }
+            let i = input.below(payloads.count)
+            var p = payloads[i]
+            var offset = p.next
+            switch input.below(8) {
+            case 0: offset = input.below(p.bytes.count + 1)           // anywhere
+            case 1: offset = max(0, p.next - 1 - input.below(64))     // again
+            default: break
+            }
+            let size = min(p.bytes.count - min(offset, p.bytes.count), 1 + input.below(input.oneIn(4) ? 9000 : 700))
+            let piece = Array(p.bytes[min(offset, p.bytes.count)..<(min(offset, p.bytes.count) + size)])
+            var length = p.bytes.count
+            var hash = p.hash
+            if input.oneIn(16) { length = input.below(2 * length + 2) }
+            if input.oneIn(16) { hash = input.u64() }
+            let body = AtomBody.textPiece(
+                property: p.property, sequence: input.oneIn(16) ? Int32(bitPattern: input.u32()) : p.sequence, offset: offset,
+                length: length, hash: hash, bytes: input.oneIn(32) ? input.bytes(upTo: 64) : piece, uris: uris)
+            c.append(frames: at, type: uris.atomObject, body: body, declaredSize: input.oneIn(32) ? UInt32(input.below(body.count + 1)) : nil)
+            if offset == p.next { p.next = offset + size }
+            payloads[i] = p
+        case 2:
+            // A change: made on the text in use (or another), to a fixture, broken now and then.
+            predictable = false
+            let base = input.oneIn(4) ? (allowed.values.first ?? edits.inUse) : edits.inUse
+            let result = Array(input.pick(FuzzFixtures.patternTexts).utf8)
+            var change = PatternChange.between(base, result).encoded
+            if input.oneIn(6), !change.isEmpty { change[input.below(change.count)] = input.byte() }
+            if input.oneIn(8) { change = Array(change.prefix(input.below(change.count + 1))) }
+            allow(result)
+            lastSequence &+= 1
+            c.append(frames: at, type: uris.atomObject, body: AtomBody.numberedPatchSet(
+                property: uris.patternChange, sequence: lastSequence, text: change, uris: uris))
+        default:
+            // A question for a window of the text: the one in use, or a hash the plugin never heard of.
+            let hash = input.oneIn(3) ? input.u64() : TextHash.of(edits.inUse)
+            c.append(frames: at, type: uris.atomObject, body: AtomBody.textWanted(
+                hash: input.oneIn(8) ? nil : hash, offset: input.oneIn(4) ? Int(Int32(bitPattern: input.u32())) : input.below(40000),
+                window: input.oneIn(4) ? Int(Int32(bitPattern: input.u32())) : input.below(70000), uris: uris))
         }
     }
 
@@ -345,6 +432,7 @@ private struct Session {
             violations.add("notify output: \(error)")
             return
         }
+        checkTexts(events, uris)
         guard predictable else { return }
         var sawStateChanged = false
         var errors: [[UInt8]] = []
@@ -366,6 +454,35 @@ private struct Session {
         if edits.expectsError && errors.isEmpty { violations.add("a rejected edit was not reported on the notify port") }
         for text in errors where !edits.isExpectedError(text) {
             violations.add("notify reports the error \(String(decoding: text, as: UTF8.self).debugDescription); expected \(String(decoding: edits.error?.text ?? [], as: UTF8.self).debugDescription)")
+        }
+    }
+
+    /// Every text the plugin announces is one it may install (sent whole, made whole
+    /// from pieces, named by a change), and every piece it sends is that text's bytes.
+    mutating func checkTexts(_ events: [OutputSequence.Event], _ uris: HostURIs) {
+        for e in events {
+            if let message = PatchSetMessage(e, uris: uris), message.property == uris.pattern {
+                if allowed[TextHash.of(message.value)] != message.value {
+                    violations.add("the plugin announces a text it was never sent whole: \(String(decoding: message.value.prefix(120), as: UTF8.self).debugDescription)")
+                }
+            } else if let o = ObjectMessage(e, uris: uris), o.otype == uris.textPiece {
+                guard let offset = o.integer(uris.textOffset, uris), let length = o.integer(uris.textLength, uris),
+                    let hash = o.integer(uris.textHash, uris), let value = o.value(uris.patchValue), value.type == uris.atomChunk
+                else {
+                    violations.add("a piece of text without its offset, length, hash or bytes")
+                    continue
+                }
+                guard let text = allowed[UInt64(bitPattern: hash)], Int64(text.count) == length else {
+                    violations.add("a piece of a text (\(length) bytes) the plugin was never sent whole")
+                    continue
+                }
+                guard offset >= 0, offset + Int64(value.body.count) <= length,
+                    Array(text[Int(offset)..<(Int(offset) + value.body.count)]) == value.body
+                else {
+                    violations.add("a piece at \(offset) (\(value.body.count) bytes) is not those bytes of the text it names")
+                    continue
+                }
+            }
         }
     }
 
@@ -391,14 +508,21 @@ private struct Session {
         if midiConnected, let after = try? plugin.midiEvents(), !after.isEmpty {
             violations.add("\(after.count) MIDI events in a block after the final stop")
         }
-        // The pattern in use, as patch:Get reports it, is what save() stores.
-        let reported = ((try? plugin.notifyEvents()) ?? []).compactMap { PatchSetMessage($0, uris: uris) }
-            .first { $0.property == uris.pattern }?.value
+        // The pattern in use, as patch:Get reports it (whole, or its first piece), is what save() stores.
+        let answer = (try? plugin.notifyEvents()) ?? []
+        let reported = answer.compactMap { PatchSetMessage($0, uris: uris) }.first { $0.property == uris.pattern }?.value
+        let piece = answer.compactMap { ObjectMessage($0, uris: uris) }.first { $0.otype == uris.textPiece }
         let (status, state) = plugin.save()
         let saved = EditModel.stripped(state[uris.pattern]?.value ?? [])
         if status != LV2_STATE_SUCCESS { violations.add("save() failed: \(status)") }
         if let reported, reported != saved { violations.add("save() stores a pattern other than the one in use") }
-        if reported == nil { violations.add("patch:Get was not answered with the pattern in use") }
+        if let piece, reported == nil,
+            piece.integer(uris.textLength, uris) != Int64(saved.count) || piece.integer(uris.textHash, uris) != Int64(bitPattern: TextHash.of(saved))
+        {
+            violations.add("save() stores a pattern other than the one whose pieces are sent")
+        }
+        if reported == nil && piece == nil { violations.add("patch:Get was not answered with the pattern in use") }
+        if allowed[TextHash.of(saved)] != saved { violations.add("save() stores a text the plugin was never sent whole") }
         if predictable, saved != edits.inUse { violations.add("save() stores a pattern other than the last accepted") }
         do { _ = try PatternParser.parse(bytes: saved) } catch {
             violations.add("the saved pattern does not parse: \(error.message)")

@@ -18,6 +18,13 @@ const char *const tactus_uri_editorOpen = "urn:tactus:editorOpen";
 const char *const tactus_uri_editorClosed = "urn:tactus:editorClosed";
 const char *const tactus_uri_playhead = "urn:tactus:playhead";
 const char *const tactus_uri_audition = "urn:tactus:audition";
+const char *const tactus_uri_patternChange = "urn:tactus:patternChange";
+const char *const tactus_uri_textPiece = "urn:tactus:textPiece";
+const char *const tactus_uri_textReceipt = "urn:tactus:textReceipt";
+const char *const tactus_uri_textHash = "urn:tactus:textHash";
+const char *const tactus_uri_textOffset = "urn:tactus:textOffset";
+const char *const tactus_uri_textLength = "urn:tactus:textLength";
+const char *const tactus_uri_textWindow = "urn:tactus:textWindow";
 
 const char *const tactus_uri_atom_Blank = LV2_ATOM__Blank;
 const char *const tactus_uri_atom_Object = LV2_ATOM__Object;

@@ -16,12 +16,15 @@ LV2UI_Handle tactus_editor_instantiate(const LV2UI_Descriptor *descriptor, const
 void tactus_editor_cleanup(LV2UI_Handle ui);
 void tactus_editor_port_event(LV2UI_Handle ui, uint32_t port, uint32_t size, uint32_t format, const void *buffer);
 int tactus_editor_idle(LV2UI_Handle ui);
+int64_t tactus_editor_text(void *ui, uint8_t *buffer, uint64_t capacity);
 
 static const LV2UI_Idle_Interface idle_interface = {tactus_editor_idle};
+static const TactusEditorText text_interface = {tactus_editor_text};
 
 static const void *extension_data(const char *uri)
 {
     if (uri && strcmp(uri, LV2_UI__idleInterface) == 0) return &idle_interface;
+    if (uri && strcmp(uri, TACTUS_EDITOR_TEXT_URI) == 0) return &text_interface;
     return NULL;
 }
 

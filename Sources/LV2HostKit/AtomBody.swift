@@ -67,3 +67,38 @@ extension AtomBody {
         object(otype: uris.patchGet, properties: property.map { [AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid($0))] } ?? [])
     }
 }
+
+extension AtomBody {
+    /// `patch:Set` of `property` (`urn:tactus:pattern`, `urn:tactus:patternChange`) to a
+    /// string, numbered (`patch:sequenceNumber`), as the editor sends an edit.
+    public static func numberedPatchSet(property: LV2_URID, sequence: Int32, text: [UInt8], uris: HostURIs) -> [UInt8] {
+        object(otype: uris.patchSet, properties: [
+            AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid(property)),
+            AtomProperty(key: uris.patchSequenceNumber, type: uris.atomInt, body: int(sequence)),
+            AtomProperty(key: uris.patchValue, type: uris.atomString, body: AtomBody.text(text)),
+        ])
+    }
+
+    /// `tactus:textPiece`: bytes at `offset` of a payload of `length` bytes whose `TextHash` is `hash`.
+    public static func textPiece(
+        property: LV2_URID, sequence: Int32, offset: Int, length: Int, hash: UInt64, bytes: [UInt8], uris: HostURIs
+    ) -> [UInt8] {
+        object(otype: uris.textPiece, properties: [
+            AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid(property)),
+            AtomProperty(key: uris.patchSequenceNumber, type: uris.atomInt, body: int(sequence)),
+            AtomProperty(key: uris.textOffset, type: uris.atomLong, body: long(Int64(offset))),
+            AtomProperty(key: uris.textLength, type: uris.atomLong, body: long(Int64(length))),
+            AtomProperty(key: uris.textHash, type: uris.atomLong, body: long(Int64(bitPattern: hash))),
+            AtomProperty(key: uris.patchValue, type: uris.atomChunk, body: bytes),
+        ])
+    }
+
+    /// `patch:Get` of the pattern from `offset`, at most `window` bytes, of the text whose hash is `hash` (nil: the one in use).
+    public static func textWanted(hash: UInt64?, offset: Int, window: Int, uris: HostURIs) -> [UInt8] {
+        var properties = [AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid(uris.pattern))]
+        if let hash { properties.append(AtomProperty(key: uris.textHash, type: uris.atomLong, body: long(Int64(bitPattern: hash)))) }
+        properties.append(AtomProperty(key: uris.textOffset, type: uris.atomLong, body: long(Int64(offset))))
+        properties.append(AtomProperty(key: uris.textWindow, type: uris.atomLong, body: long(Int64(window))))
+        return object(otype: uris.patchGet, properties: properties)
+    }
+}

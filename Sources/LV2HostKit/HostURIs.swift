@@ -23,9 +23,11 @@ public struct HostURIs: Sendable {
     public let midiEvent: LV2_URID
     public let timePosition, timeFrame, timeSpeed, timeBar, timeBarBeat, timeBeat: LV2_URID
     public let timeBeatsPerBar, timeBeatsPerMinute, timeBeatUnit: LV2_URID
-    public let patchSet, patchGet, patchProperty, patchValue: LV2_URID
+    public let patchSet, patchGet, patchProperty, patchValue, patchSequenceNumber: LV2_URID
     public let stateChanged: LV2_URID
     public let pattern, patternFile, error, droppedNoteOns, laneMutes: LV2_URID
+    /// The pattern text between the plugin and its editor (docs/plugin.md, "Messages").
+    public let patternChange, textPiece, textReceipt, textHash, textOffset, textLength, textWindow: LV2_URID
     private let timeByName: [String: LV2_URID]
 
     public init(_ map: URIDMap) {
@@ -56,12 +58,20 @@ public struct HostURIs: Sendable {
         patchGet = id(tactus_uri_patch_Get)
         patchProperty = id(tactus_uri_patch_property)
         patchValue = id(tactus_uri_patch_value)
+        patchSequenceNumber = id(tactus_uri_patch_sequenceNumber)
         stateChanged = id(tactus_uri_state_StateChanged)
         pattern = id(tactus_uri_pattern)
         patternFile = id(tactus_uri_patternFile)
         error = id(tactus_uri_error)
         droppedNoteOns = id(tactus_uri_droppedNoteOns)
         laneMutes = id(tactus_uri_laneMutes)
+        patternChange = id(tactus_uri_patternChange)
+        textPiece = id(tactus_uri_textPiece)
+        textReceipt = id(tactus_uri_textReceipt)
+        textHash = id(tactus_uri_textHash)
+        textOffset = id(tactus_uri_textOffset)
+        textLength = id(tactus_uri_textLength)
+        textWindow = id(tactus_uri_textWindow)
         var byName: [String: LV2_URID] = [:]
         for uri in [tactus_uri_time_frame, tactus_uri_time_speed, tactus_uri_time_bar, tactus_uri_time_barBeat, tactus_uri_time_beat,
                     tactus_uri_time_beatUnit, tactus_uri_time_beatsPerBar, tactus_uri_time_beatsPerMinute] {

@@ -125,3 +125,46 @@ public struct PatchSetMessage: Sendable {
         return value.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
     }
 }
+
+/// An object the plugin sent on its notify port (`tactus:textPiece`,
+/// `tactus:textReceipt`, any other), its properties decoded.
+public struct ObjectMessage: Sendable {
+    public var otype: LV2_URID
+    /// Each property's key, value type and value body, in order.
+    public var properties: [(key: LV2_URID, type: LV2_URID, body: [UInt8])]
+
+    /// The object in an event body, or nil when it is not a well-formed object.
+    public init?(_ event: OutputSequence.Event, uris: HostURIs) {
+        guard event.type == uris.atomObject || event.type == uris.atomBlank, event.body.count >= 8 else { return nil }
+        let body = event.body
+        func u32(_ at: Int) -> UInt32 { body.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) } }
+        otype = u32(4)
+        properties = []
+        var offset = 8
+        while body.count - offset >= 16 {
+            let size = Int(u32(offset + 8))
+            guard size <= body.count - offset - 16 else { return nil }
+            properties.append((u32(offset), u32(offset + 12), Array(body[(offset + 16)..<(offset + 16 + size)])))
+            offset += (16 + size + 7) & ~7
+        }
+    }
+
+    /// The body of the first property with this key.
+    public func value(_ key: LV2_URID) -> (type: LV2_URID, body: [UInt8])? {
+        properties.first { $0.key == key }.map { ($0.type, $0.body) }
+    }
+
+    /// An `atom:Int` or `atom:Long` property's value.
+    public func integer(_ key: LV2_URID, _ uris: HostURIs) -> Int64? {
+        guard let v = value(key) else { return nil }
+        if v.type == uris.atomLong, v.body.count >= 8 { return v.body.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) } }
+        if v.type == uris.atomInt, v.body.count >= 4 { return Int64(v.body.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }) }
+        return nil
+    }
+
+    /// An `atom:URID` property's value.
+    public func urid(_ key: LV2_URID, _ uris: HostURIs) -> LV2_URID? {
+        guard let v = value(key), v.type == uris.atomURID, v.body.count >= 4 else { return nil }
+        return v.body.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+    }
+}

@@ -110,7 +110,7 @@ public enum PluginChainSchedule {
                     control.append(frames: frames, type: p.asBlank ? uris.atomBlank : uris.atomObject, body: positionBody(p, uris: uris))
                 case .midi(let bytes):
                     control.append(frames: frames, type: uris.midiEvent, body: bytes)
-                case .pattern(let path), .patternFile(let path):
+                case .pattern(let path), .patternFile(let path), .editorEdit(let path):
                     control.append(frames: frames, type: uris.atomObject, body: AtomBody.patchSet(
                         property: uris.patternFile, valueType: uris.atomPath, text: Array(absolute(resolve(path)).utf8), uris: uris))
                 case .laneMutes(let bits):

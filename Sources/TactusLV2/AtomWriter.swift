@@ -40,6 +40,16 @@ struct AtomSequenceWriter {
 
     var isConnected: Bool { sequence != nil && capacity >= MemoryLayout<LV2_Atom_Sequence_Body>.size }
 
+    /// The sequence body's capacity (what the host offered), in bytes.
+    var bodyCapacity: Int {
+        @_noLocks get { isConnected ? capacity : 0 }
+    }
+
+    /// Bytes still free.
+    var freeBytes: Int {
+        @_noLocks get { isConnected ? capacity - used : 0 }
+    }
+
     /// How many more events with bodies of `bodySize` bytes fit.
     @_transparent @_noLocks
     func room(forBodiesOf bodySize: Int) -> Int {
@@ -127,6 +137,70 @@ struct AtomSequenceWriter {
         value.storeBytes(of: uris.pointee.atomLong, toByteOffset: 12, as: UInt32.self)
         value.storeBytes(of: long, toByteOffset: 16, as: Int64.self)
         return true
+    }
+
+    /// `[] a tactus:textPiece ; patch:property tactus:pattern ;
+    /// patch:sequenceNumber n ; tactus:textOffset o ; tactus:textLength l ;
+    /// tactus:textHash h ; patch:value "..."^^atom:Chunk`: bytes `o ..< o + count`
+    /// of the pattern text of `l` bytes whose `TextHash` is `h` (the Longs
+    /// hold the hash's bits).
+    @_noLocks
+    mutating func appendTextPiece(
+        frames: Int64, uris: UnsafePointer<URIDTable>, sequenceNumber: Int32, offset: Int, length: Int, hash: UInt64,
+        bytes: UnsafeRawBufferPointer
+    ) -> Bool {
+        let bodySize = 8 + 24 + 24 + 3 * 24 + 16 + ((bytes.count + 7) & ~7)
+        guard let body = appendEvent(frames: frames, type: uris.pointee.atomObject, bodySize: bodySize) else { return false }
+        body.storeBytes(of: UInt32(0), as: UInt32.self)
+        body.storeBytes(of: uris.pointee.textPiece, toByteOffset: 4, as: UInt32.self)
+        var p = body + 8
+        p.storeBytes(of: uris.pointee.patchProperty, as: UInt32.self)
+        p.storeBytes(of: UInt32(4), toByteOffset: 8, as: UInt32.self)
+        p.storeBytes(of: uris.pointee.atomURID, toByteOffset: 12, as: UInt32.self)
+        p.storeBytes(of: uris.pointee.pattern, toByteOffset: 16, as: UInt32.self)
+        p += 24
+        storeInt(p, key: uris.pointee.patchSequenceNumber, value: sequenceNumber, uris: uris)
+        p += 24
+        storeLong(p, key: uris.pointee.textOffset, value: Int64(offset), uris: uris)
+        storeLong(p + 24, key: uris.pointee.textLength, value: Int64(length), uris: uris)
+        storeLong(p + 48, key: uris.pointee.textHash, value: Int64(bitPattern: hash), uris: uris)
+        p += 72
+        p.storeBytes(of: uris.pointee.patchValue, as: UInt32.self)
+        p.storeBytes(of: UInt32(bytes.count), toByteOffset: 8, as: UInt32.self)
+        p.storeBytes(of: uris.pointee.atomChunk, toByteOffset: 12, as: UInt32.self)
+        if let base = bytes.baseAddress, bytes.count > 0 { (p + 16).copyMemory(from: base, byteCount: bytes.count) }
+        return true
+    }
+
+    /// `[] a tactus:textReceipt ; patch:sequenceNumber n ; tactus:textOffset o`:
+    /// of the editor's edit `n`, the first `o` bytes are here.
+    @_noLocks
+    mutating func appendReceipt(frames: Int64, uris: UnsafePointer<URIDTable>, sequenceNumber: Int32, offset: Int) -> Bool {
+        guard let body = appendEvent(frames: frames, type: uris.pointee.atomObject, bodySize: 8 + 24 + 24) else { return false }
+        body.storeBytes(of: UInt32(0), as: UInt32.self)
+        body.storeBytes(of: uris.pointee.textReceipt, toByteOffset: 4, as: UInt32.self)
+        storeInt(body + 8, key: uris.pointee.patchSequenceNumber, value: sequenceNumber, uris: uris)
+        storeLong(body + 32, key: uris.pointee.textOffset, value: Int64(offset), uris: uris)
+        return true
+    }
+
+    @_noLocks @inline(__always)
+    private func storeInt(_ p: UnsafeMutableRawPointer, key: LV2_URID, value: Int32, uris: UnsafePointer<URIDTable>) {
+        p.storeBytes(of: key, as: UInt32.self)
+        p.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
+        p.storeBytes(of: UInt32(4), toByteOffset: 8, as: UInt32.self)
+        p.storeBytes(of: uris.pointee.atomInt, toByteOffset: 12, as: UInt32.self)
+        p.storeBytes(of: value, toByteOffset: 16, as: Int32.self)
+        p.storeBytes(of: UInt32(0), toByteOffset: 20, as: UInt32.self)
+    }
+
+    @_noLocks @inline(__always)
+    private func storeLong(_ p: UnsafeMutableRawPointer, key: LV2_URID, value: Int64, uris: UnsafePointer<URIDTable>) {
+        p.storeBytes(of: key, as: UInt32.self)
+        p.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
+        p.storeBytes(of: UInt32(8), toByteOffset: 8, as: UInt32.self)
+        p.storeBytes(of: uris.pointee.atomLong, toByteOffset: 12, as: UInt32.self)
+        p.storeBytes(of: value, toByteOffset: 16, as: Int64.self)
     }
 
     /// `[] a tactus:playhead ; time:beat b ; time:beatsPerMinute t ; time:speed s ; time:beatsPerBar m`,

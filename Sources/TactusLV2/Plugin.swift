@@ -52,7 +52,11 @@ public func instantiate(
         positions: PositionDecoder(ids: PositionURIDs(uris.pointee))))
     audio.pointee.sequencer.readPortMutes(from: audio.pointee.mutePorts.controls)
     let control = UnsafeMutablePointer<ControlSide>.allocate(capacity: 1)
-    control.initialize(to: ControlSide(mutex: tactus_mutex_new(), latestText: defaultText, latestSource: nil))
+    control.initialize(to: ControlSide(mutex: tactus_mutex_new(), latestText: defaultText, latestSource: nil, latestHash: TextHash.of(defaultText)))
+    // The inbox's first buffer (Inbox): the audio thread holds it from the start.
+    audio.pointee.inbox.capacity = PluginLimits.inboxBytes
+    audio.pointee.inbox.patience = Inbox.patience(sampleRate: sampleRate)
+    audio.pointee.inbox.buffer = control.pointee.inboxBuffers.allocate(capacity: PluginLimits.inboxBytes)
     let shared = UnsafeMutablePointer<SharedSide>.allocate(capacity: 1)
     shared.initialize(to: SharedSide(
         sampleRate: sampleRate, log: UnsafePointer(log), schedule: UnsafePointer(schedule),
@@ -95,6 +99,7 @@ public func cleanup(_ handle: LV2_Handle?) {
     let raw = handle!.assumingMemoryBound(to: Plugin.self)
     let plugin = raw.pointee
     tactus_mutex_free(plugin.control.pointee.mutex)
+    plugin.control.pointee.inboxBuffers.freeAll()  // wherever each was: the audio side's, the worker's, one lost on its way
     plugin.audio.deinitialize(count: 1)  // the sequencer frees every snapshot it holds
     plugin.audio.deallocate()
     plugin.control.deinitialize(count: 1)

@@ -18,6 +18,12 @@ struct AudioSide: ~Copyable {
     var sequencer: Sequencer
     /// A worker request being assembled (header + payload): copied by the host's schedule_work.
     var request = FixedBytes(capacity: PluginLimits.requestBytes)
+    /// The editor's edits and the hosts' pattern texts on their way to the worker (`Inbox`).
+    var inbox = Inbox()
+    /// The pattern text going out to an editor, piece by piece (`TextSending`).
+    var textOut = TextSending()
+    /// Frames run so far (the inbox's patience is counted in them).
+    var framesRun: Int64 = 0
     /// The editor's newest `patch:sequenceNumber` among the patterns installed
     /// (or refused): sent with every `patch:Set` of the pattern, so that an
     /// editor never takes an older echo over a newer local edit. 0 before any.
@@ -29,13 +35,18 @@ struct AudioSide: ~Copyable {
     var positions: PositionDecoder
 }
 
-/// What the non-realtime side owns: the text that `save()` stores. The worker
-/// and `restore()` write it, `save()` reads it, under the mutex; `run()` never
-/// touches it.
+/// What the non-realtime side owns: the text that `save()` stores, which is
+/// also the text the worker applies an editor's change to; and the inbox
+/// buffers allocated. The worker and `restore()` write it, `save()` reads it,
+/// under the mutex; `run()` never touches it.
 struct ControlSide {
     let mutex: OpaquePointer
     var latestText: [UInt8]
     var latestSource: [UInt8]?
+    /// `TextHash.of(latestText)`: a change names the text it was made on by it.
+    var latestHash: UInt64
+    /// Every inbox buffer alive, wherever it is (`InboxBuffers`).
+    var inboxBuffers = InboxBuffers()
 }
 
 /// Set at instantiate and read-only after, or lock-free: any thread may use it.
@@ -79,8 +90,14 @@ struct Plugin {
 }
 
 enum PluginLimits {
-    /// Largest worker request: a pattern text or a path sent with patch:Set.
-    static var requestBytes: Int { 1 << 16 }
+    /// Largest worker request (a report: an error for the host's log). Texts
+    /// and paths go through the inbox: no request carries more than this,
+    /// which jalv's and Qtractor's 4 KiB worker rings hold.
+    static var requestBytes: Int { 2048 }
+    /// The inbox buffer's size: the largest text one message may carry.
+    static var inboxBytes: Int { 1 << 16 }
+    /// The largest edit the plugin takes in pieces (a whole text or a change).
+    static var largestPayload: Int { 32 << 20 }
     /// Largest pattern file read.
     static var fileBytes: Int { 16 << 20 }
     /// Events the MIDI buffer can hold in one block (the port's size may lower it).

@@ -39,6 +39,8 @@ extension Plugin {
             let owed = a.pointee.sequencer.takeOwed()
             if !owed.isEmpty { send(owed, to: &notifyOut) }
         }
+        a.pointee.framesRun &+= Int64(frameCount)
+        if a.pointee.inbox.buffer == nil { checkInbox() }
     }
 
     /// The control input, walked in time order: each event renders up to its
@@ -80,6 +82,8 @@ extension Plugin {
                     patchSet(&object, atOffset: offset)
                 } else if object.objectType == u.pointee.patchGet {
                     patchGet(&object)
+                } else if object.objectType == u.pointee.textPiece {
+                    textPiece(&object)
                 } else if object.objectType == u.pointee.audition {
                     audition(&object, atOffset: offset)
                 } else if object.objectType == u.pointee.editorOpen {
@@ -146,16 +150,17 @@ extension Plugin {
             else if key == u.patchSequenceNumber, v.type == u.atomInt, v.size >= 4 { sequence = v.body.loadUnaligned(as: Int32.self) }
         }
         guard let property else { return }
-        if property == u.pattern {
+        if property == u.pattern || property == u.patternChange {
             guard let value, value.type == u.atomString || value.type == u.atomChunk else {
-                reportError("pattern edit rejected: urn:tactus:pattern takes an atom:String with the pattern text")
+                if property == u.pattern {
+                    reportError("pattern edit rejected: urn:tactus:pattern takes an atom:String with the pattern text")
+                } else {
+                    reportError("pattern edit rejected: urn:tactus:patternChange takes an atom:String with the change")
+                }
+                broughtBack(sequence)
                 return
             }
-            if !requestWork(kind: WorkRequest.patternText, payload: value.textBytes(), sequence: sequence > 0 ? sequence : 0), sequence > 0 {
-                // Refused here: the editor is sent what plays, under its edit's number, to show it.
-                audio.pointee.installedSequence = max(audio.pointee.installedSequence, sequence)
-                audio.pointee.sequencer.owe(.pattern)
-            }
+            receivePayload(kind: property == u.pattern ? Inbox.text : Inbox.change, bytes: value.textBytes(), sequence: sequence > 0 ? sequence : 0)
         } else if property == u.laneMutes {
             // §7.6: lane mutes act at the message's frame (no worker: nothing to parse).
             // An atom:Long (or atom:Int) whose bit i mutes lane i.
@@ -172,8 +177,36 @@ extension Plugin {
                 reportError("pattern file rejected: urn:tactus:patternFile takes an atom:Path to a file")
                 return
             }
-            requestWork(kind: WorkRequest.patternFile, payload: value.textBytes())
+            receivePayload(kind: Inbox.file, bytes: value.textBytes(), sequence: 0)
         }
+    }
+
+    /// `tactus:textPiece` from an editor: a piece of an edit larger than one
+    /// message (docs/plugin.md, "Messages"); copied into the inbox.
+    @_noLocks
+    func textPiece(_ object: inout AtomObjectReader) {
+        let u = uris.pointee
+        var property: LV2_URID? = nil
+        var sequence: Int32 = 0
+        var offset: Int64 = -1
+        var length: Int64 = -1
+        var hash: UInt64? = nil
+        var value: AtomView? = nil
+        while let (key, v) = object.next() {
+            if key == u.patchProperty { property = v.urid(uris) }
+            else if key == u.patchSequenceNumber, v.type == u.atomInt, v.size >= 4 { sequence = v.body.loadUnaligned(as: Int32.self) }
+            else if key == u.textOffset, v.type == u.atomLong, v.size >= 8 { offset = v.body.loadUnaligned(as: Int64.self) }
+            else if key == u.textLength, v.type == u.atomLong, v.size >= 8 { length = v.body.loadUnaligned(as: Int64.self) }
+            else if key == u.textHash, v.type == u.atomLong, v.size >= 8 { hash = UInt64(bitPattern: v.body.loadUnaligned(as: Int64.self)) }
+            else if key == u.patchValue, v.type == u.atomChunk || v.type == u.atomString { value = v }
+        }
+        guard let property, property == u.pattern || property == u.patternChange, let hash, let value,
+            offset >= 0, length > 0, length <= Int64(PluginLimits.largestPayload), offset <= length
+        else { return }
+        let bytes = UnsafeRawBufferPointer(start: value.body, count: min(value.size, Int(length - offset)))
+        receivePiece(
+            kind: property == u.pattern ? Inbox.text : Inbox.change, sequence: sequence, offset: Int(offset), length: Int(length),
+            hash: hash, bytes: bytes)
     }
 
     /// `urn:tactus:audition` from the editor (§8.1): `midi:noteNumber`,
@@ -199,10 +232,21 @@ extension Plugin {
     func patchGet(_ object: inout AtomObjectReader) {
         let u = uris.pointee
         var property: LV2_URID? = nil
+        var hash: UInt64? = nil
+        var offset: Int64 = 0
+        var window: Int64 = 0
         while let (key, v) = object.next() {
             if key == u.patchProperty { property = v.urid(uris) }
+            else if key == u.textHash, v.type == u.atomLong, v.size >= 8 { hash = UInt64(bitPattern: v.body.loadUnaligned(as: Int64.self)) }
+            else if key == u.textOffset, v.type == u.atomLong, v.size >= 8 { offset = v.body.loadUnaligned(as: Int64.self) }
+            else if key == u.textWindow, v.type == u.atomLong, v.size >= 8 { window = v.body.loadUnaligned(as: Int64.self) }
         }
         let a = audio
+        if property == u.pattern, window > 0 {
+            // An editor asks for a window of the text (docs/plugin.md, "Messages").
+            textWanted(hash: hash, offset: Int(clamping: offset), window: Int(clamping: window))
+            return
+        }
         // No property: every parameter (the last error only when asked for by name).
         if property == nil || property == u.pattern { a.pointee.sequencer.owe(.pattern) }
         if property == nil || property == u.patternFile { a.pointee.sequencer.owe(.patternFile) }
@@ -223,21 +267,7 @@ extension Plugin {
             _ = out.appendObject(frames: 0, uris: u, objectType: u.pointee.stateChanged)
         }
         if let pattern = a.pointee.sequencer.renderer.pattern {
-            if owed.contains(.pattern) {
-                let text = UnsafeRawBufferPointer(pattern.text)
-                if !out.appendPatchSet(
-                    frames: 0, uris: u, property: u.pointee.pattern, valueType: u.pointee.atomString, bytes: text,
-                    sequenceNumber: a.pointee.installedSequence),
-                    out.isConnected
-                {
-                    a.pointee.sequencer.lastError.clear()
-                    a.pointee.sequencer.lastError.append("the pattern text (")
-                    a.pointee.sequencer.lastError.append(text.count)
-                    a.pointee.sequencer.lastError.append(" bytes) does not fit the notify port; it is in the saved state")
-                    _ = out.appendPatchSet(
-                        frames: 0, uris: u, property: u.pointee.error, valueType: u.pointee.atomString, bytes: a.pointee.sequencer.lastError.bytes)
-                }
-            }
+            if owed.contains(.pattern) { announce(pattern, to: &out) }
             if owed.contains(.patternFile), let source = pattern.source {
                 _ = out.appendPatchSet(frames: 0, uris: u, property: u.pointee.patternFile, valueType: u.pointee.atomPath, bytes: UnsafeRawBufferPointer(source))
             }
@@ -250,6 +280,15 @@ extension Plugin {
         }
         if owed.contains(.playhead) {
             _ = out.appendPlayhead(frames: 0, uris: u, a.pointee.sequencer.playhead)
+        }
+        if owed.contains(.receipt), !out.appendReceipt(
+            frames: 0, uris: u, sequenceNumber: a.pointee.inbox.receiptSequence, offset: a.pointee.inbox.receiptOffset), out.isConnected
+        {
+            a.pointee.sequencer.owe(.receipt)  // no room: the next block
+        }
+        // Last: a piece takes the room the other messages left.
+        if owed.contains(.textPieces), !owed.contains(.pattern), let pattern = a.pointee.sequencer.renderer.pattern {
+            sendPiece(of: pattern, to: &out)
         }
         if owed.contains(.reclaim), shared.pointee.reclaimInWorker, let schedule = shared.pointee.schedule {
             var header = WorkRequest(kind: WorkRequest.reclaim, length: 0)

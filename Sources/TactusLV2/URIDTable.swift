@@ -16,6 +16,7 @@ struct URIDTable {
     let editorOpen, editorClosed, playhead, audition, midiNoteNumber, midiVelocity, midiChannel: LV2_URID
     let stateChanged: LV2_URID
     let pattern, patternFile, error, droppedNoteOns, laneMutes: LV2_URID
+    let patternChange, textPiece, textReceipt, textHash, textOffset, textLength, textWindow: LV2_URID
     let logError, logWarning, logNote: LV2_URID
 
     init(_ map: UnsafePointer<LV2_URID_Map>) {
@@ -61,6 +62,13 @@ struct URIDTable {
         error = m(tactus_uri_error)
         droppedNoteOns = m(tactus_uri_droppedNoteOns)
         laneMutes = m(tactus_uri_laneMutes)
+        patternChange = m(tactus_uri_patternChange)
+        textPiece = m(tactus_uri_textPiece)
+        textReceipt = m(tactus_uri_textReceipt)
+        textHash = m(tactus_uri_textHash)
+        textOffset = m(tactus_uri_textOffset)
+        textLength = m(tactus_uri_textLength)
+        textWindow = m(tactus_uri_textWindow)
         logError = m(tactus_uri_log_Error)
         logWarning = m(tactus_uri_log_Warning)
         logNote = m(tactus_uri_log_Note)

@@ -4,81 +4,70 @@ import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the 
 #endif
 
 /// A message from `run()` to the worker (copied by the host's `schedule_work`):
+/// a fixed header, and for `report` only, a payload after it. Every request
+/// is small (at most `PluginLimits.requestBytes`): texts travel in the inbox
+/// (`Inbox`), whose buffer a request names by pointer.
 ///
-///     header (kind, payload length) + payload
-///
-/// - `patternText`: payload is the text of a `patch:Set` of `urn:tactus:pattern`;
-/// - `patternFile`: payload is the path of a `patch:Set` of `urn:tactus:patternFile`;
+/// - `inbox`: `buffer` holds a whole text, change or path (`payloadKind`) of
+///   `length` bytes, edit `sequence`; `hash` is its `TextHash` when it came in
+///   pieces (0: one message, nothing to check);
+/// - `grow`: `buffer` is too small for the edit `sequence` of `length` bytes
+///   coming in pieces: free it, answer with one that holds it;
+/// - `wanted`: the audio thread has no buffer (one went missing): answer with one;
+/// - `free`: `buffer` is one too many: free it;
 /// - `reclaim`: free the snapshots the audio thread has retired;
-/// - `report`: payload is an error `run()` found, for the host's log (which
-///   `run()` may not call: `log:log` is not realtime-safe).
+/// - `report`: the payload is an error `run()` found, for the host's log
+///   (which `run()` may not call: `log:log` is not realtime-safe).
 struct WorkRequest {
     var kind: UInt32
     var length: UInt32
     /// The editor's `patch:sequenceNumber` of a pattern edit, 0 for none; passed back in the response.
     var sequence: Int32 = 0
-    var reserved: UInt32 = 0
+    var payloadKind: UInt32 = 0
+    var hash: UInt64 = 0
+    var buffer: UnsafeMutableRawPointer? = nil
+    var capacity: Int = 0
+    /// `Inbox.handovers` when the buffer was sent: each hand-over is taken once.
+    var handover: UInt64 = 0
 
-    static var patternText: UInt32 { 1 }
-    static var patternFile: UInt32 { 2 }
+    static var inbox: UInt32 { 1 }
+    static var grow: UInt32 { 2 }
     static var reclaim: UInt32 { 3 }
     static var report: UInt32 { 4 }
+    static var wanted: UInt32 { 5 }
+    static var free: UInt32 { 6 }
 }
 
 /// A message from the worker back to the audio thread (`work_response`):
 ///
 /// - `accepted`: `snapshot` is a new pattern, owned by the receiver from now on;
-/// - `rejected`: the payload is the error message, the pattern in use stays.
+/// - `rejected`: the payload after the header is the error message, the pattern in use stays;
+/// - `bufferOnly`: nothing but the inbox buffer.
+///
+/// Any of them may carry the inbox buffer back (`buffer`, `capacity`), and
+/// after a `grow`, the edit it is for (`fill...`).
 struct WorkResponse {
     var kind: UInt32
     var length: UInt32
     /// The request's `patch:sequenceNumber`, 0 for none.
     var sequence: Int32 = 0
+    var fillKind: UInt32 = 0
+    var snapshot: UnsafeMutableRawPointer? = nil
+    var buffer: UnsafeMutableRawPointer? = nil
+    var capacity: Int = 0
+    var fillSequence: Int32 = 0
     var reserved: UInt32 = 0
-    var snapshot: UnsafeMutableRawPointer?
+    var fillLength: Int = 0
+    var fillHash: UInt64 = 0
 
     static var accepted: UInt32 { 1 }
     static var rejected: UInt32 { 2 }
+    static var bufferOnly: UInt32 { 3 }
 }
 
 // MARK: - Audio thread: requests
 
 extension Plugin {
-    /// Queues a pattern edit for the worker; on failure says why on the notify port.
-    @_noLocks @discardableResult
-    func requestWork(kind: UInt32, payload: UnsafeRawBufferPointer, sequence: Int32 = 0) -> Bool {
-        let a = audio
-        guard let schedule = shared.pointee.schedule else {
-            reportError("this host provides no worker (work:schedule), so the pattern cannot be changed while running")
-            return false
-        }
-        let header = MemoryLayout<WorkRequest>.size
-        guard payload.count <= a.pointee.request.capacity - header else {
-            a.pointee.sequencer.lastError.clear()
-            a.pointee.sequencer.lastError.append("pattern edit rejected: ")
-            a.pointee.sequencer.lastError.append(payload.count)
-            a.pointee.sequencer.lastError.append(" bytes is more than a pattern message may hold; use the pattern file parameter")
-            a.pointee.sequencer.owe(.error)
-            requestReport()
-            return false
-        }
-        let base = a.pointee.request.base
-        base.storeBytes(of: WorkRequest(kind: kind, length: UInt32(payload.count), sequence: sequence), as: WorkRequest.self)
-        if let source = payload.baseAddress, payload.count > 0 {
-            (base + header).copyMemory(from: source, byteCount: payload.count)
-        }
-        let status = tactus_schedule_work(schedule, UInt32(header + payload.count), base)
-        if status != LV2_WORKER_SUCCESS {
-            a.pointee.sequencer.lastError.clear()
-            a.pointee.sequencer.lastError.append("pattern edit rejected: the host's worker had no room for ")
-            a.pointee.sequencer.lastError.append(header + payload.count)
-            a.pointee.sequencer.lastError.append(" bytes; use the pattern file parameter")
-            a.pointee.sequencer.owe(.error)
-            return false
-        }
-        return true
-    }
-
     /// An error found here: said on the notify port at the end of the block,
     /// and logged by the worker.
     @_noLocks
@@ -114,21 +103,57 @@ extension Plugin {
         if shared.pointee.reclaimInWorker { reclaim() }
         guard size >= MemoryLayout<WorkRequest>.size else { return LV2_WORKER_ERR_UNKNOWN }
         let header = data.loadUnaligned(as: WorkRequest.self)
-        let payloadSize = min(Int(header.length), size - MemoryLayout<WorkRequest>.size)
-        let payload = UnsafeRawBufferPointer(start: data + MemoryLayout<WorkRequest>.size, count: payloadSize)
         switch header.kind {
-        case WorkRequest.patternText, WorkRequest.patternFile:
+        case WorkRequest.inbox:
+            guard let buffer = header.buffer, takeBuffer(buffer, header) else { return LV2_WORKER_ERR_UNKNOWN }
+            let length = min(Int(header.length), header.capacity)
+            let payload = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+            var response = WorkResponse(kind: WorkResponse.bufferOnly, length: 0, sequence: header.sequence)
+            (response.buffer, response.capacity) = bufferToReturn(buffer, capacity: header.capacity)
             // A ticket first: when the audio thread has stopped taking patterns, say so
             // rather than build one more that could not be handed over.
-            guard shared.pointee.exchange.pointee.reserve() else {
-                answer(.rejected(PatternLoading.busyMessage), sequence: header.sequence, respond: respond, handle: handle)
-                return LV2_WORKER_SUCCESS
+            let result: PatternLoading.Result
+            if !shared.pointee.exchange.pointee.reserve() {
+                result = .rejected(PatternLoading.busyMessage)
+            } else {
+                result = load(payload, kind: header.payloadKind, hash: header.hash)
+                if case .rejected = result { shared.pointee.exchange.pointee.release() }
             }
-            let result = header.kind == WorkRequest.patternText
-                ? PatternLoading.fromText(Array(payload)) : PatternLoading.fromFile(path: Array(payload))
-            if case .rejected = result { shared.pointee.exchange.pointee.release() }
-            answer(result, sequence: header.sequence, respond: respond, handle: handle)
+            answer(result, response, respond: respond, handle: handle)
+        case WorkRequest.grow:
+            guard let buffer = header.buffer, takeBuffer(buffer, header) else { return LV2_WORKER_ERR_UNKNOWN }
+            tactus_mutex_lock(control.pointee.mutex)
+            control.pointee.inboxBuffers.free(buffer)
+            let capacity = max(Int(header.length), PluginLimits.inboxBytes)
+            let bigger = control.pointee.inboxBuffers.allocate(capacity: capacity)
+            tactus_mutex_unlock(control.pointee.mutex)
+            var response = WorkResponse(kind: WorkResponse.bufferOnly, length: 0)
+            response.buffer = bigger
+            response.capacity = capacity
+            response.fillKind = header.payloadKind
+            response.fillSequence = header.sequence
+            response.fillLength = Int(header.length)
+            response.fillHash = header.hash
+            answer(nil, response, respond: respond, handle: handle)
+        case WorkRequest.wanted:
+            // The audio thread has none: the parked one, or a new one (one lost on its way is freed at cleanup).
+            tactus_mutex_lock(control.pointee.mutex)
+            let entry = control.pointee.inboxBuffers.parked
+            control.pointee.inboxBuffers.parked = nil
+            let buffer = entry?.pointer ?? control.pointee.inboxBuffers.allocate(capacity: PluginLimits.inboxBytes)
+            tactus_mutex_unlock(control.pointee.mutex)
+            var response = WorkResponse(kind: WorkResponse.bufferOnly, length: 0)
+            response.buffer = buffer
+            response.capacity = entry?.capacity ?? PluginLimits.inboxBytes
+            answer(nil, response, respond: respond, handle: handle)
+        case WorkRequest.free:
+            guard let buffer = header.buffer, takeBuffer(buffer, header) else { return LV2_WORKER_ERR_UNKNOWN }
+            tactus_mutex_lock(control.pointee.mutex)
+            control.pointee.inboxBuffers.free(buffer)
+            tactus_mutex_unlock(control.pointee.mutex)
         case WorkRequest.report:
+            let payloadSize = min(Int(header.length), size - MemoryLayout<WorkRequest>.size)
+            let payload = UnsafeRawBufferPointer(start: data + MemoryLayout<WorkRequest>.size, count: payloadSize)
             log(uris.pointee.logError, String(decoding: payload, as: UTF8.self))
         default:
             break
@@ -136,43 +161,106 @@ extension Plugin {
         return LV2_WORKER_SUCCESS
     }
 
-    private func answer(_ result: PatternLoading.Result, sequence: Int32, respond: LV2_Worker_Respond_Function?, handle: LV2_Worker_Respond_Handle?) {
-        guard let respond else {
-            if case .loaded(let snapshot) = result {
-                snapshot.destroy()
-                shared.pointee.exchange.pointee.release()
-            }
-            return
+    /// Whether a request's buffer is one the audio thread lent (listed, its hand-over new).
+    private func takeBuffer(_ buffer: UnsafeMutableRawPointer, _ header: WorkRequest) -> Bool {
+        tactus_mutex_lock(control.pointee.mutex)
+        let taken = control.pointee.inboxBuffers.take(buffer, capacity: header.capacity, handover: header.handover)
+        tactus_mutex_unlock(control.pointee.mutex)
+        if !taken { log(uris.pointee.logError, "the host's worker passed a request that names no buffer of this plugin: ignored") }
+        return taken
+    }
+
+    /// The buffer the audio thread gets back: the same, or (after a large
+    /// edit) a new one of the usual size, so that a large one is not kept.
+    private func bufferToReturn(_ buffer: UnsafeMutableRawPointer, capacity: Int) -> (UnsafeMutableRawPointer, Int) {
+        guard capacity > PluginLimits.inboxBytes else { return (buffer, capacity) }
+        tactus_mutex_lock(control.pointee.mutex)
+        control.pointee.inboxBuffers.free(buffer)
+        let usual = control.pointee.inboxBuffers.allocate(capacity: PluginLimits.inboxBytes)
+        tactus_mutex_unlock(control.pointee.mutex)
+        return (usual, PluginLimits.inboxBytes)
+    }
+
+    /// A whole payload from the inbox, made into a snapshot or the reason it is refused.
+    private func load(_ payload: [UInt8], kind: UInt32, hash: UInt64) -> PatternLoading.Result {
+        if hash != 0, TextHash.of(payload) != hash {
+            return .rejected("pattern edit rejected, the pattern in use stays: its pieces did not make the text they named")
         }
-        switch result {
-        case .loaded(let snapshot):
-            accept(snapshot)
-            var response = WorkResponse(kind: WorkResponse.accepted, length: 0, sequence: sequence, snapshot: snapshot.opaque)
-            let status = withUnsafeBytes(of: &response) { tactus_worker_respond(respond, handle, UInt32($0.count), $0.baseAddress) }
-            if status != LV2_WORKER_SUCCESS {
-                snapshot.destroy()
-                shared.pointee.exchange.pointee.release()
-                log(uris.pointee.logError, "the host's worker could not pass the new pattern back; the pattern in use stays")
+        switch kind {
+        case Inbox.text:
+            return PatternLoading.fromText(payload)
+        case Inbox.file:
+            return PatternLoading.fromFile(path: payload)
+        case Inbox.change:
+            let change: PatternChange
+            switch PatternChange.decode(payload) {
+            case .success(let c): change = c
+            case .failure(let f): return .rejected("pattern edit rejected, the pattern in use stays: \(f.message)")
             }
-        case .rejected(let message):
-            log(uris.pointee.logError, message)
-            var bytes = QuotedText.prefix(Array(message.utf8), limit: 1000)
-            let header = WorkResponse(kind: WorkResponse.rejected, length: UInt32(bytes.count), sequence: sequence, snapshot: nil)
-            var message = [UInt8](repeating: 0, count: MemoryLayout<WorkResponse>.size)
-            message.withUnsafeMutableBytes { $0.storeBytes(of: header, as: WorkResponse.self) }
-            message += bytes
-            bytes = message
-            _ = bytes.withUnsafeBytes { tactus_worker_respond(respond, handle, UInt32($0.count), $0.baseAddress) }
+            tactus_mutex_lock(control.pointee.mutex)
+            let baseMatches = control.pointee.latestText.count == change.baseLength && control.pointee.latestHash == change.baseHash
+            let base = baseMatches ? control.pointee.latestText : []
+            tactus_mutex_unlock(control.pointee.mutex)
+            guard baseMatches else {
+                return .rejected("pattern edit rejected, the pattern in use stays: the edit was made on a pattern the plugin no longer plays")
+            }
+            switch change.apply(to: base) {
+            case .success(let text): return PatternLoading.fromText(text)
+            case .failure(let f): return .rejected("pattern edit rejected, the pattern in use stays: \(f.message)")
+            }
+        default:
+            return .rejected("pattern edit rejected: unknown kind of edit")
         }
     }
 
-    /// Records an accepted pattern as the one `save()` stores.
+    /// Sends `response` (with the snapshot or the message of `result`, when
+    /// there is one). When the host cannot take it, the snapshot is freed and
+    /// the buffer parked until the audio thread asks for one.
+    private func answer(_ result: PatternLoading.Result?, _ header: WorkResponse, respond: LV2_Worker_Respond_Function?, handle: LV2_Worker_Respond_Handle?) {
+        var response = header
+        var message: [UInt8] = []
+        switch result {
+        case .loaded(let snapshot)?:
+            accept(snapshot)
+            response.kind = WorkResponse.accepted
+            response.snapshot = snapshot.opaque
+        case .rejected(let text)?:
+            log(uris.pointee.logError, text)
+            message = QuotedText.prefix(Array(text.utf8), limit: 1000)
+            response.kind = WorkResponse.rejected
+            response.length = UInt32(message.count)
+        case nil:
+            break
+        }
+        var bytes = [UInt8](repeating: 0, count: MemoryLayout<WorkResponse>.size)
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: response, as: WorkResponse.self) }
+        bytes += message
+        let status = respond.map { respond in bytes.withUnsafeBytes { tactus_worker_respond(respond, handle, UInt32($0.count), $0.baseAddress) } }
+        guard status != LV2_WORKER_SUCCESS else { return }
+        if case .loaded(let snapshot)? = result {
+            snapshot.destroy()
+            shared.pointee.exchange.pointee.release()
+            log(uris.pointee.logError, "the host's worker could not pass the new pattern back; the pattern in use stays")
+        }
+        if let buffer = response.buffer {
+            tactus_mutex_lock(control.pointee.mutex)
+            if control.pointee.inboxBuffers.parked != nil {
+                control.pointee.inboxBuffers.free(buffer)
+            } else {
+                control.pointee.inboxBuffers.parked = InboxBuffers.Entry(pointer: buffer, capacity: response.capacity, handover: 0)
+            }
+            tactus_mutex_unlock(control.pointee.mutex)
+        }
+    }
+
+    /// Records an accepted pattern as the one `save()` stores (and the one an editor's change is applied to).
     func accept(_ snapshot: PatternSnapshot) {
         let text = Array(snapshot.text)
         let source = snapshot.source.map { Array($0) }
         tactus_mutex_lock(control.pointee.mutex)
         control.pointee.latestText = text
         control.pointee.latestSource = source
+        control.pointee.latestHash = snapshot.textHash
         tactus_mutex_unlock(control.pointee.mutex)
     }
 }
@@ -188,21 +276,20 @@ extension Plugin {
         let a = audio
         switch response.kind {
         case WorkResponse.accepted:
-            guard let raw = response.snapshot else { return }
-            a.pointee.sequencer.receive(prepared: PatternSnapshot(opaque: raw))
-            // Installed at the next block start, and echoed with the edit's number then.
-            a.pointee.preparedSequence = max(a.pointee.installedSequence, response.sequence)
+            if let raw = response.snapshot {
+                a.pointee.sequencer.receive(prepared: PatternSnapshot(opaque: raw))
+                // Installed at the next block start, and echoed with the edit's number then.
+                a.pointee.preparedSequence = max(a.pointee.installedSequence, response.sequence)
+            }
         case WorkResponse.rejected:
             let length = min(Int(response.length), size - MemoryLayout<WorkResponse>.size)
             a.pointee.sequencer.report(UnsafeRawBufferPointer(start: data + MemoryLayout<WorkResponse>.size, count: length))
-            if response.sequence != 0 {
-                // The editor's edit did not take: it is sent what plays, under its number, to show it.
-                a.pointee.installedSequence = max(a.pointee.installedSequence, response.sequence)
-                a.pointee.sequencer.owe(.pattern)
-            }
+            // The editor's edit did not take: it is sent what plays, under its number, to show it.
+            broughtBack(response.sequence)
         default:
             break
         }
+        inboxReturned(response)
     }
 }
 

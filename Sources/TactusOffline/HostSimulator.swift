@@ -12,6 +12,8 @@ public enum ScriptInput: Equatable, Sendable {
     case get(String?)
     /// `patch:Set` of `urn:tactus:laneMutes` (§7.6).
     case laneMutes(UInt64)
+    /// An open editor's edit to the text of this pattern file (what changed, sent as an editor sends it).
+    case editorEdit(String)
 }
 
 public struct TimedScriptInput: Equatable, Sendable {
@@ -243,6 +245,7 @@ public struct HostSimulator: Sendable {
                 case .patternFile(let path): frameInputs.append(.patternFile(path))
                 case .get(let property): frameInputs.append(.get(property))
                 case .laneMutes(let bits): frameInputs.append(.laneMutes(bits))
+                case .editorEdit(let path): frameInputs.append(.editorEdit(path))
                 }
                 if action.changesTransport { updateIndex = frameInputs.count }
             }

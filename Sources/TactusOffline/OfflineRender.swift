@@ -125,7 +125,9 @@ public struct OfflineRender {
                         } else if bytes.count >= 3, let follow = MIDIInput.followEvent(status: bytes[0], data1: bytes[1], data2: bytes[2]) {
                             sequencer.apply(follow, atOffset: input.offset)
                         }
-                    case .pattern(let path), .patternFile(let path):
+                    case .pattern(let path), .patternFile(let path), .editorEdit(let path):
+                        // (An editor's edit is rendered as a text edit: what the editor
+                        // sends is made to install the same text, timing aside.)
                         edits.append((start + Int64(input.offset), path))
                     case .laneMutes(let bits):
                         observer?(start + Int64(input.offset), .laneMutes(bits))

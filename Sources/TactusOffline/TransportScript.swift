@@ -55,6 +55,9 @@ public struct TransportScript: Sendable {
         case patternFile(String)
         /// A `patch:Get` of a property (`pattern`, `patternFile`, `error`, `droppedNoteOns`), or of all (nil).
         case get(String?)
+        /// An open editor's edit: the editor makes its pattern the text of the file at
+        /// this path and sends the plugin what changed (the LV2 test host's `--editor`).
+        case editorEdit(String)
         /// `patch:Set` of `urn:tactus:laneMutes` (timing contract §7.6): bit i mutes lane i.
         case laneMutes(UInt64)
 
@@ -62,7 +65,7 @@ public struct TransportScript: Sendable {
         public var changesTransport: Bool {
             switch self {
             case .tempo, .meter, .speed, .locate, .loop, .loopOff: return true
-            case .midi, .position, .pattern, .patternFile, .get, .laneMutes: return false
+            case .midi, .position, .pattern, .patternFile, .get, .laneMutes, .editorEdit: return false
             }
         }
     }
@@ -224,6 +227,9 @@ extension TransportScript {
                 case "pattern-file":
                     guard args.count == 1 else { throw fail("'pattern-file' takes one file path") }
                     action = .patternFile(args[0])
+                case "edit":
+                    guard args.count == 1 else { throw fail("'edit' takes one file path") }
+                    action = .editorEdit(args[0])
                 case "mute":
                     // `mute 0 2` mutes the first and third lanes; `mute` alone unmutes every lane.
                     var bits: UInt64 = 0

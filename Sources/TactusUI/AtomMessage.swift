@@ -43,6 +43,18 @@ struct AtomObjectBuilder {
         pad()
     }
 
+    mutating func add(key: LV2_URID, long value: Int64, type: LV2_URID) {
+        header(key: key, size: 8, type: type)
+        withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Raw bytes (`atom:Chunk`): no terminating NUL.
+    mutating func add(key: LV2_URID, chunk value: [UInt8], type: LV2_URID) {
+        header(key: key, size: value.count, type: type)
+        bytes.append(contentsOf: value)
+        pad()
+    }
+
     /// A string-like value: the bytes and a terminating NUL.
     mutating func add(key: LV2_URID, text: [UInt8], type: LV2_URID) {
         header(key: key, size: text.count + 1, type: type)

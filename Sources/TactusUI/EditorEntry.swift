@@ -102,3 +102,15 @@ func scaleFactor(in options: UnsafePointer<LV2_Options_Option>, map: UnsafePoint
     }
     return nil
 }
+
+/// `TactusEditorText` (CLV2.h), for tests: the text the editor shows.
+@_cdecl("tactus_editor_text")
+public func editorText(_ handle: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ capacity: UInt64) -> Int64 {
+    guard let handle else { return -1 }
+    guard let text = Unmanaged<EditorWindow>.fromOpaque(handle).takeUnretainedValue().textForTests() else { return -1 }
+    if let buffer {
+        let n = min(text.count, Int(clamping: capacity))
+        text.withUnsafeBufferPointer { if let base = $0.baseAddress, n > 0 { buffer.update(from: base, count: n) } }
+    }
+    return Int64(text.count)
+}

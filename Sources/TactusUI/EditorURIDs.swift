@@ -5,9 +5,10 @@ import CLV2UI
 ///
 /// Read-only after `init`; UI thread.
 struct EditorURIDs {
-    let atomObject, atomBlank, atomString, atomURID, atomInt, atomLong, atomDouble, eventTransfer: LV2_URID
+    let atomObject, atomBlank, atomString, atomChunk, atomURID, atomInt, atomLong, atomDouble, eventTransfer: LV2_URID
     let patchSet, patchGet, patchProperty, patchValue, patchSequenceNumber: LV2_URID
     let pattern, error, laneMutes: LV2_URID
+    let patternChange, textPiece, textReceipt, textHash, textOffset, textLength, textWindow: LV2_URID
     let editorOpen, editorClosed, playhead, audition: LV2_URID
     let timeBeat, timeBeatsPerMinute, timeSpeed, timeBeatsPerBar: LV2_URID
     let midiNoteNumber, midiVelocity, midiChannel: LV2_URID
@@ -17,6 +18,7 @@ struct EditorURIDs {
         atomObject = m(tactus_uri_atom_Object)
         atomBlank = m(tactus_uri_atom_Blank)
         atomString = m(tactus_uri_atom_String)
+        atomChunk = m(tactus_uri_atom_Chunk)
         atomURID = m(tactus_uri_atom_URID)
         atomInt = m(tactus_uri_atom_Int)
         atomLong = m(tactus_uri_atom_Long)
@@ -30,6 +32,13 @@ struct EditorURIDs {
         pattern = m(tactus_uri_pattern)
         error = m(tactus_uri_error)
         laneMutes = m(tactus_uri_laneMutes)
+        patternChange = m(tactus_uri_patternChange)
+        textPiece = m(tactus_uri_textPiece)
+        textReceipt = m(tactus_uri_textReceipt)
+        textHash = m(tactus_uri_textHash)
+        textOffset = m(tactus_uri_textOffset)
+        textLength = m(tactus_uri_textLength)
+        textWindow = m(tactus_uri_textWindow)
         editorOpen = m(tactus_uri_editorOpen)
         editorClosed = m(tactus_uri_editorClosed)
         playhead = m(tactus_uri_playhead)

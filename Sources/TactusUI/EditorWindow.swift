@@ -37,6 +37,8 @@ final class EditorWindow {
     /// The notes by time, as of the editor's `indexGeneration` (rebuilt when a frame finds the document changed).
     private var index: NoteTimeIndex
     private var indexGeneration: UInt64
+    /// False once another editor took the window (`replaceEditor`), until the next frame indexes its notes.
+    private var indexIsCurrent = true
     private var playhead = PlayheadClock()
     /// The last error the plugin reported, or a notice of the editor's own.
     private var status: [UInt8] = []
@@ -44,8 +46,14 @@ final class EditorWindow {
     private var statusIsError = false
     private var needsDraw = true
     private var lastLease = 0.0
-    /// Whether the plugin's pattern has been shown yet (the first one sets the view's keys).
-    private var hasPluginPattern = false
+    /// Whether a text from the plugin has been shown (the first one sets the view's keys).
+    private var shownPluginText = false
+    /// The editor, with its document and its undo steps, while the plugin
+    /// plays a text not yet received (a preset, another editor's edit): a
+    /// placeholder with no notes is shown meanwhile.
+    private var waiting: PianoRollEditor?
+    /// The plugin's text could not be read here (never expected: it is the plugin's own parser).
+    private var unreadable = false
 
     init(display: OpaquePointer, window: Window, surface: OpaquePointer, width: Int32, height: Int32, scale: DisplayScale, link: PluginLink) {
         self.display = display
@@ -55,20 +63,41 @@ final class EditorWindow {
         self.height = height
         self.scale = scale
         self.link = link
-        // The built-in pattern until the plugin answers the patch:Get (it always parses).
-        let document = (try? EditorDocument(parsing: DefaultPattern.bytes)) ?? (try! EditorDocument(parsing: Array("tactus-pattern 1\nlength 4\n".utf8)))
-        editor = PianoRollEditor(document: document, width: scale.logical(Double(width)), height: scale.logical(Double(height)))
-        // The ruler sits below the top line of lane tabs; the scrollbar at the bottom.
-        editor.geometry.rulerHeight = PianoRollPainter.tabsHeight + PianoRollPainter.rulerHeight
-        editor.geometry.scrollbarHeight = PianoRollPainter.scrollbarHeight
-        editor.fitLanes()
+        // Nothing to edit until the plugin's pattern arrives (an empty bar, never edited).
+        editor = EditorWindow.placeholder(width: width, height: height, scale: scale)
         index = NoteTimeIndex(editor.document)
         indexGeneration = editor.generation
     }
 
+    /// An editor of nothing, laid out as every editor here is (the ruler below
+    /// the top line, the scrollbar at the bottom, in logical pixels): what is
+    /// shown until the plugin's text is here.
+    static func placeholder(width: Int32, height: Int32, scale: DisplayScale) -> PianoRollEditor {
+        var editor = PianoRollEditor(
+            document: EditorWindow.nothingReceived, width: scale.logical(Double(width)), height: scale.logical(Double(height)))
+        editor.geometry.rulerHeight = PianoRollPainter.tabsHeight + PianoRollPainter.rulerHeight
+        editor.geometry.scrollbarHeight = PianoRollPainter.scrollbarHeight
+        // The keys fitted again in the grid as laid out here (the model fitted them in its own default layout).
+        editor.geometry.fitKeys(of: editor.laneNotes)
+        editor.fitLanes()
+        return editor
+    }
+
+    /// Whether the editor holds the text the plugin plays. Until it does, it
+    /// shows no notes and takes no edit: a click, a key or an undo on
+    /// anything else would send that instead of the plugin's pattern.
+    var canEdit: Bool { link.sync.isEditable && shownPluginText && waiting == nil && !unreadable }
+
+    /// The text shown, for tests (`TactusEditorText`); nil while nothing may be edited.
+    func textForTests() -> [UInt8]? { canEdit ? editor.text() : nil }
+
+    /// What the editor shows before the plugin's pattern arrives: no notes.
+    static var nothingReceived: EditorDocument { try! EditorDocument(parsing: Array("tactus-pattern 1\nlength 4\n".utf8)) }
+    static var loadingNotice: [UInt8] { Array("loading the plugin's pattern...".utf8) }
+
     /// Asks the plugin for its pattern and starts the playhead lease.
     func start() {
-        link.sendGet()
+        link.sendGet(now: tactus_ui_monotonic_seconds())
         link.sendLease(open: true)
         lastLease = tactus_ui_monotonic_seconds()
     }
@@ -83,6 +112,7 @@ final class EditorWindow {
             handle(&event)
         }
         let now = tactus_ui_monotonic_seconds()
+        apply(link.tick(now: now))
         if now - lastLease >= EditorWindow.leaseRenewal {
             link.sendLease(open: true)
             lastLease = now
@@ -100,37 +130,94 @@ final class EditorWindow {
     /// `port_event`: a message from the plugin's notify port.
     func receive(port: UInt32, size: UInt32, format: UInt32, buffer: UnsafeRawPointer) {
         if format == 0, size == 4, let lane = MuteLink.lane(ofPort: port) {
-            // A mute control's value, as the host passes every control port's on.
-            apply(editor.setMuted(lane, buffer.loadUnaligned(as: Float.self) > 0.5))
+            // A mute control's value, as the host passes every control port's on
+            // (the document waiting for the plugin's text keeps it too).
+            let muted = buffer.loadUnaligned(as: Float.self) > 0.5
+            apply(editor.setMuted(lane, muted))
+            _ = waiting?.setMuted(lane, muted)
             return
         }
-        guard let message = link.receive(port: port, size: size, format: format, buffer: buffer) else { return }
+        guard let message = link.receive(port: port, size: size, format: format, buffer: buffer, now: tactus_ui_monotonic_seconds())
+        else { return }
         switch message {
-        case .pattern(let text):
-            if text != editor.text() {
-                // The first pattern replaces the placeholder for good: undo never goes back to it.
-                switch editor.replace(with: text, undoable: hasPluginPattern) {
-                case .success:
-                    status = []
-                    statusIsError = false
-                    // The view opens on the plugin's pattern, not on the placeholder it replaced.
-                    if !hasPluginPattern {
-                        editor.geometry.fitKeys(of: editor.laneNotes)
-                        editor.fitLanes()
-                    }
-                    hasPluginPattern = true
-                case .failure(let error):
-                    status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
-                    statusIsError = true
-                }
-            }
+        case .pattern(let update):
+            apply(update)
         case .error(let text):
-            status = text
-            statusIsError = true
+            if canEdit || text.isEmpty {
+                status = text
+                statusIsError = true
+            } else {
+                status = Array("not editable: ".utf8) + text
+                statusIsError = true
+            }
         case .playhead(let beat, let tempo, let speed, let beatsPerBar):
             playhead.receive(beat: beat, beatsPerMinute: tempo, speed: speed, at: tactus_ui_monotonic_seconds())
-            if !beatsPerBar.isNaN { apply(editor.setBeatsPerBar(beatsPerBar)) }
+            if !beatsPerBar.isNaN {
+                apply(editor.setBeatsPerBar(beatsPerBar))
+                _ = waiting?.setBeatsPerBar(beatsPerBar)
+            }
         }
+        needsDraw = true
+    }
+
+    /// What the pattern messages ask for: a text from the plugin shown, a
+    /// notice; the placeholder while the plugin plays a text not received.
+    private func apply(_ update: PatternSync.Update) {
+        if let text = update.show { show(text, undoable: update.undoable) }
+        if let notice = update.notice {
+            status = notice
+            statusIsError = true
+        }
+        if !link.sync.isEditable, waiting == nil, shownPluginText {
+            // Another text plays: the document waits (its undo steps, its view of every
+            // lane or one, its mutes with it) until that one is here. The placeholder
+            // keeps the time shown, so the ruler and the playhead stay where they were.
+            var placeholder = EditorWindow.placeholder(width: width, height: height, scale: scale)
+            placeholder.geometry.setPixelsPerBeat(editor.geometry.pixelsPerBeat)
+            placeholder.geometry.firstBeat = editor.geometry.firstBeat
+            _ = placeholder.setBeatsPerBar(editor.beatsPerBar)
+            waiting = editor
+            replaceEditor(with: placeholder)
+        } else if link.sync.isEditable, let back = waiting {
+            // The plugin plays the editor's text after all.
+            waiting = nil
+            replaceEditor(with: back)
+        }
+        if update.show != nil || update.notice != nil || !link.sync.isEditable { needsDraw = true }
+    }
+
+    /// The plugin's text replaces the document (a fresh start the first time:
+    /// undo never goes back to the placeholder).
+    private func show(_ text: [UInt8], undoable: Bool) {
+        var target = waiting ?? editor
+        // The document that waited is brought to the window's size (it may have changed meanwhile).
+        _ = target.resize(width: scale.logical(Double(width)), height: scale.logical(Double(height)))
+        switch target.replace(with: text, undoable: undoable && shownPluginText) {
+        case .success:
+            // The view opens on the plugin's pattern, not on the placeholder it replaced.
+            if !shownPluginText {
+                target.geometry.fitKeys(of: target.laneNotes)
+                target.fitLanes()
+            }
+            waiting = nil
+            replaceEditor(with: target)
+            shownPluginText = true
+            unreadable = false
+            if !statusIsError { status = [] }
+        case .failure(let error):
+            unreadable = true
+            status = Array("the plugin's pattern cannot be edited here: ".utf8) + error.message.utf8
+            statusIsError = true
+        }
+        needsDraw = true
+    }
+
+    /// Another editor (the placeholder, or the document that waited) takes
+    /// the window: its notes are indexed anew at the next frame, whatever its
+    /// `generation` (each editor counts its own).
+    private func replaceEditor(with next: PianoRollEditor) {
+        editor = next
+        indexIsCurrent = false
         needsDraw = true
     }
 
@@ -151,6 +238,11 @@ final class EditorWindow {
     // MARK: - X events
 
     private func handle(_ event: inout XEvent) {
+        if !canEdit, EditorWindow.edits(event) {
+            // A click still takes the keyboard focus (keys then come here, and do nothing).
+            if event.type == ButtonPress { XSetInputFocus(display, window, RevertToParent, Time(CurrentTime)) }
+            return
+        }
         switch event.type {
         case Expose:
             if event.xexpose.count == 0 { needsDraw = true }
@@ -195,6 +287,18 @@ final class EditorWindow {
 
     private func modifiers(_ state: UInt32) -> EditorModifiers { EditorModifiers(x11: state) }
 
+    /// Whether an X event could change the pattern: a key, or a button other
+    /// than the middle one (which drags the view) and the wheel. Until the
+    /// plugin's pattern has arrived these are not passed to the editor.
+    static func edits(_ event: XEvent) -> Bool {
+        switch event.type {
+        case KeyPress: return true
+        case ButtonPress, ButtonRelease: return event.xbutton.button == 1 || event.xbutton.button == 3
+        case MotionNotify: return event.xmotion.state & UInt32(Button1Mask | Button3Mask) != 0
+        default: return false
+        }
+    }
+
     private func resize(width w: Int32, height h: Int32) {
         guard w != width || h != height, w > 0, h > 0 else { return }
         width = w
@@ -210,17 +314,31 @@ final class EditorWindow {
         if effects.redraw { needsDraw = true }
         if let note = effects.audition { link.sendAudition(key: note.key, velocity: note.velocity, channel: note.channel) }
         if let mute = effects.mute { MuteLink.send(mute, bits: editor.laneMutes, link: link) }
-        if effects.commit {
-            let text = editor.text()
-            if link.sendPattern(text) {
-                status = editor.notice ?? []
-                statusIsError = false
-            } else {
-                statusIsError = true
-                status = Array("this pattern is \(text.count) bytes, more than the \(PluginLink.textLimit) a message to the plugin may hold: nothing was sent (save it as a file and load it with the Pattern file parameter)".utf8)
-            }
+        if effects.commit, canEdit {
+            let update = link.commit(editor.text(), now: tactus_ui_monotonic_seconds())
+            status = editor.notice ?? []
+            statusIsError = false
+            apply(update)
             needsDraw = true
         }
+    }
+
+    /// The top line: the plugin's text on its way, or an edit on its way in
+    /// pieces, else the last error or notice.
+    private var shownStatus: (text: [UInt8], isError: Bool) {
+        if !canEdit && !unreadable {
+            if link.sync.isTooLarge {
+                return (Array("the plugin's pattern is larger than the editor takes (64 MB): nothing can be edited here".utf8), true)
+            }
+            if let l = link.sync.loading {
+                return (Array("loading the plugin's pattern... \(l.received / 1024) of \(l.length / 1024) KB".utf8), false)
+            }
+            return statusIsError ? (status, true) : (EditorWindow.loadingNotice, false)
+        }
+        if let s = link.sync.sending {
+            return (Array("sending the edit to the plugin... \(s.received / 1024) of \(s.length / 1024) KB".utf8), false)
+        }
+        return (status, statusIsError)
     }
 
     // MARK: - Drawing
@@ -240,13 +358,15 @@ final class EditorWindow {
             imageHeight = height
         }
         guard let image, let cr = cairo_create(image) else { return }
-        if indexGeneration != editor.generation {
+        if !indexIsCurrent || indexGeneration != editor.generation {
             index = NoteTimeIndex(editor.document)
             indexGeneration = editor.generation
+            indexIsCurrent = true
         }
         let beat: Double? = playhead.isKnown ? playhead.beat(at: now) : nil
+        let top = shownStatus
         PianoRollPainter.draw(
-            editor, index: index, playheadBeat: beat, rolling: playhead.isRolling, status: status, statusIsError: statusIsError,
+            editor, index: index, playheadBeat: beat, rolling: playhead.isRolling, status: top.text, statusIsError: top.isError,
             image: image, scale: scale.factor, on: cr)
         cairo_destroy(cr)
         cairo_surface_flush(image)

@@ -142,6 +142,8 @@ static void write_function(LV2UI_Controller controller, uint32_t port, uint32_t 
     EditorInstance *instance = controller;
     instance->writes++;
     message_log_write(instance->number, port, size, format, buffer);
+    if (instance->plugin && port == TACTUS_PORT_CONTROL && format == urid_map(LV2_ATOM__eventTransfer) && buffer && size >= sizeof(LV2_Atom))
+        plugin_from_ui(instance->plugin, instance->number, buffer, size);
     int32_t number;
     const char *text;
     uint32_t length;
@@ -197,6 +199,19 @@ bool editor_open(EditorHost *host, int number)
     XMapWindow(display, instance->parent);
     XSync(display, False);
 
+    if (plugin_options.path && !instance->plugin) {
+        /* The plugin's bundle: the folder of its binary. */
+        char folder[PATH_MAX];
+        snprintf(folder, sizeof folder, "%s", plugin_options.path);
+        char bundle[PATH_MAX];
+        snprintf(bundle, sizeof bundle, "%s/", dirname(folder));
+        instance->plugin = plugin_open(bundle);
+        if (!instance->plugin) {
+            fprintf(stderr, "tactus-editorhost: instance %d: the plugin would not instantiate\n", number);
+            XDestroyWindow(display, instance->parent);
+            return false;
+        }
+    }
     instance->resize = (LV2UI_Resize){instance, ui_resize};
     const LV2_Feature map = {LV2_URID__map, &urid_map_feature};
     const LV2_Feature unmap = {LV2_URID__unmap, &urid_unmap_feature};
@@ -270,6 +285,8 @@ void editor_close(EditorHost *host, int number)
     message_log_event("close", number, extra);
     XDestroyWindow(host->display, instance->parent);
     XSync(host->display, False);
+    plugin_close(instance->plugin);
+    instance->plugin = NULL;
     while (instance->echoes) {
         PendingEcho *next = instance->echoes->next;
         free(instance->echoes->text);
@@ -315,6 +332,8 @@ void editor_idle_all(EditorHost *host)
         EditorInstance *instance = &host->instances[i];
         if (!instance->open || instance->idle_stopped) continue;
         send_due_echoes(host, instance, now);
+        if (instance->plugin) plugin_to_ui(instance->plugin, host, instance);
+        /* The frame: the idle call alone (drawing), not the messages delivered before it. */
         double began = monotonic_seconds();
         int status = host->idle->idle(instance->handle);
         if (instance->frame_count < EDITORHOST_MAX_FRAMES) instance->frame_seconds[instance->frame_count++] = monotonic_seconds() - began;
@@ -349,4 +368,42 @@ bool editor_window_geometry(EditorHost *host, EditorInstance *instance, int *x, 
     *width = attributes.width;
     *height = attributes.height;
     return true;
+}
+
+void editor_plugins_run(EditorHost *host)
+{
+    double now = monotonic_seconds();
+    for (int i = 0; i < EDITORHOST_MAX_INSTANCES; ++i)
+        if (host->instances[i].open && host->instances[i].plugin) plugin_run_due(host->instances[i].plugin, i + 1, now);
+}
+
+double editor_plugins_next_due(EditorHost *host)
+{
+    double next = 1e300;
+    for (int i = 0; i < EDITORHOST_MAX_INSTANCES; ++i)
+        if (host->instances[i].open && host->instances[i].plugin) {
+            double due = plugin_next_due(host->instances[i].plugin);
+            if (due < next) next = due;
+        }
+    return next;
+}
+
+long editor_text(EditorHost *host, EditorInstance *instance, const char *path)
+{
+    const TactusEditorText *interface = host->descriptor->extension_data
+        ? host->descriptor->extension_data(TACTUS_EDITOR_TEXT_URI) : NULL;
+    if (!interface) return -2;
+    int64_t size = interface->text(instance->handle, NULL, 0);
+    if (size < 0) return -1;
+    uint8_t *text = malloc((size_t)size + 1);
+    if (!text) return -2;
+    size = interface->text(instance->handle, text, (uint64_t)size);
+    FILE *f = fopen(path, "wb");
+    long written = -2;
+    if (f) {
+        if (fwrite(text, 1, (size_t)size, f) == (size_t)size) written = (long)size;
+        if (fclose(f) != 0) written = -2;
+    }
+    free(text);
+    return written;
 }

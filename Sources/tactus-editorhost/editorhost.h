@@ -18,8 +18,13 @@
 #define TACTUS_EDITORHOST_H
 
 #include <lv2/atom/forge.h>
+#include <lv2/atom/util.h>
+#include <lv2/log/log.h>
 #include <lv2/ui/ui.h>
+#include <lv2/worker/worker.h>
 #include "CLV2.h"
+
+#include <stdarg.h>
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -53,6 +58,11 @@ void message_log_close(void);
 /* One write_function call as a JSON line: its number, time, instance, port, format
  * URI, size and the value decoded (an atom with its properties, or a float). */
 void message_log_write(int instance, uint32_t port, uint32_t size, uint32_t format, const void *buffer);
+/* A message the plugin sent on its notify port in the block ending at `frame`
+ * (--plugin), as {"event": "notify", "frame": F, "atom": ...}. */
+void message_log_notify(int instance, uint64_t frame, const LV2_Atom *atom);
+/* The log's file (NULL when none). */
+FILE *message_log_file(void);
 /* A line for a host-side event: {"event": NAME, "instance": I, ...extra}. `extra`
  * is either empty or a JSON fragment starting with a comma. */
 void message_log_event(const char *name, int instance, const char *extra);
@@ -94,6 +104,58 @@ typedef struct PendingEcho {
 
 typedef struct EditorHost EditorHost;
 
+/* --- The plugin behind an editor (plugin_host.c, --plugin) ----------------------------- */
+
+typedef struct {
+    uint8_t *data;
+    uint32_t size;
+} QueuedMessage;
+
+typedef struct {
+    QueuedMessage *items;
+    size_t count, capacity;
+    size_t bytes;
+} MessageQueue;
+
+typedef struct {
+    const char *path;  /* tactus.so, or NULL: no plugin, the commands play its part */
+    uint32_t block;
+    double rate;
+    uint32_t control_capacity, notify_capacity;
+    size_t from_ui_ring, to_ui_ring, worker_ring;
+} PluginOptions;
+
+extern PluginOptions plugin_options;
+
+typedef struct {
+    LV2_Handle handle;
+    const LV2_Worker_Interface *worker;
+    const LV2_State_Interface *state;
+    LV2_Worker_Schedule schedule;
+    LV2_Log_Log log;
+    uint8_t *control, *midi, *notify;
+    float mutes[TACTUS_PORT_MUTE_COUNT], thru;
+    MessageQueue to_plugin, to_ui, requests, responses;
+    double started;
+    uint64_t frames, blocks;
+    unsigned long refused_requests, dropped_to_ui;
+} PluginSide;
+
+bool plugin_library_load(void);
+void plugin_library_unload(bool keep_loaded);
+PluginSide *plugin_open(const char *bundle_path);
+void plugin_close(PluginSide *plugin);
+/* A UI write for the control port, queued for the next block. */
+void plugin_from_ui(PluginSide *plugin, int instance, const void *atom, uint32_t size);
+/* Runs the blocks due by `now` (monotonic seconds). */
+void plugin_run_due(PluginSide *plugin, int instance, double now);
+/* When the next block is due. */
+double plugin_next_due(const PluginSide *plugin);
+/* The plugin's writes to the state: the pattern text into `path`; its size, or -1. */
+long plugin_save_pattern(PluginSide *plugin, const char *path);
+/* restore() with `text` as the pattern (a preset loaded, a session opened). */
+bool plugin_restore_pattern(PluginSide *plugin, const char *text, size_t length);
+
 typedef struct {
     EditorHost *host;
     int number;        /* 1-based, as in commands */
@@ -112,6 +174,8 @@ typedef struct {
     /* How long each idle call took (seconds), since the last `frames` command. */
     double frame_seconds[EDITORHOST_MAX_FRAMES];
     int frame_count;
+    /* The plugin behind the editor (--plugin), or NULL. */
+    PluginSide *plugin;
 } EditorInstance;
 
 struct EditorHost {
@@ -144,6 +208,15 @@ void editor_send(EditorHost *host, EditorInstance *instance, const NotifyMessage
 void editor_send_control(EditorHost *host, EditorInstance *instance, uint32_t port, float value);
 /* Resizes the parent and the UI's window, as a toolkit's socket does. */
 void editor_resize(EditorHost *host, EditorInstance *instance, int width, int height);
+/* The plugin's messages due to the UI, as port_event calls (--plugin). */
+void plugin_to_ui(PluginSide *plugin, EditorHost *host, EditorInstance *instance);
+/* Runs every plugin's due blocks. */
+void editor_plugins_run(EditorHost *host);
+/* When the next plugin block is due (a large number without plugins). */
+double editor_plugins_next_due(EditorHost *host);
+/* The editor's text (TactusEditorText) into `path`: its size, or -1 while not editable. */
+long editor_text(EditorHost *host, EditorInstance *instance, const char *path);
+
 /* The UI's window: its id, its place on the screen and its size. */
 bool editor_window_geometry(EditorHost *host, EditorInstance *instance, int *x, int *y, int *width, int *height);
 

@@ -1,6 +1,8 @@
 /* tactus-editorhost: the pattern editor's test host (Tests/Editor/editor-test).
  *
  *   tactus-editorhost [--ui FILE] [--log FILE] [--instances N] [--script FILE] [--keep-loaded]
+ *                     [--plugin FILE [--block N] [--rate R] [--control-capacity B] [--notify-capacity B]
+ *                      [--from-ui-ring B] [--to-ui-ring B] [--worker-ring B]]
  *
  * Loads the editor (--ui, default plugin.lv2/tactus_ui.so), opens N instances
  * (default 2; each under a parent window of its own, two to a row, 1024 by
@@ -31,6 +33,14 @@
  *   writes I                    prints "writes I N": write_function calls so far
  *   mark TEXT                   prints "mark TEXT": every command before it is done
  *   quit                        closes every instance, then exits
+ *
+ * With --plugin, each instance has the plugin itself behind it (plugin_host.c: its
+ * messages to the UI are the plugin's, the UI's writes go to it), and:
+ *
+ *   state I FILE                the plugin's saved pattern text into FILE; prints "state I BYTES"
+ *   restore I FILE              restore() the plugin with FILE's text (as a preset or a session does)
+ *   text I FILE                 the editor's text (TactusEditorText) into FILE; prints "text I BYTES",
+ *                               or "text I -1" while the editor does not hold the plugin's text
  *
  * Messages a port_event carries go to the notify port (2) as atom:eventTransfer.
  * A command that fails prints "error LINE: why" on standard output and makes
@@ -75,6 +85,7 @@ static int x_error(Display *display, XErrorEvent *error)
 
 static void idle_if_due(void)
 {
+    editor_plugins_run(&host);
     double now = monotonic_seconds();
     if (now < next_idle) return;
     editor_idle_all(&host);
@@ -97,7 +108,9 @@ static void idle_for(double seconds)
         idle_if_due();
         double now = monotonic_seconds();
         if (now >= end) break;
-        sleep_until(next_idle < end ? next_idle : end);
+        double wake = next_idle < end ? next_idle : end;
+        double block = editor_plugins_next_due(&host);
+        sleep_until(block < wake ? block : wake);
     }
 }
 
@@ -296,6 +309,23 @@ static void run_command(char *line)
     } else if (!strcmp(command, "mark")) {
         while (*line == ' ' || *line == '\t') ++line;
         printf("mark %s\n", line);
+    } else if (!strcmp(command, "state") || !strcmp(command, "text")) {
+        bool state = !strcmp(command, "state");
+        if (!(instance = instance_argument(&line))) return;
+        char *path = word(&line);
+        if (!path) { failed("%s needs a file", command); return; }
+        if (state && !instance->plugin) { failed("no plugin behind instance %s (--plugin)", ""); return; }
+        long n = state ? plugin_save_pattern(instance->plugin, path) : editor_text(&host, instance, path);
+        if (n < -1 || (state && n < 0)) failed("cannot write %s", path);
+        else printf("%s %d %ld\n", command, instance->number, n);
+    } else if (!strcmp(command, "restore")) {
+        if (!(instance = instance_argument(&line))) return;
+        char *path = word(&line);
+        size_t length;
+        char *text = path ? read_file(path, &length) : NULL;
+        if (!text) { failed("cannot read %s", path ? path : "(no file named)"); return; }
+        if (!instance->plugin || !plugin_restore_pattern(instance->plugin, text, length)) failed("restore refused %s", path);
+        free(text);
     } else if (!strcmp(command, "quit")) {
         quitting = true;
     } else {
@@ -324,7 +354,9 @@ static void run_interactive(void)
     char *pending = NULL;
     size_t used = 0, capacity = 0;
     while (!quitting) {
-        int timeout = (int)((next_idle - monotonic_seconds()) * 1000);
+        double wake = next_idle, block = editor_plugins_next_due(&host);
+        if (block < wake) wake = block;
+        int timeout = (int)((wake - monotonic_seconds()) * 1000);
         struct pollfd input = {STDIN_FILENO, POLLIN, 0};
         int ready = poll(&input, 1, timeout > 0 ? timeout : 0);
         if (ready > 0) {
@@ -352,7 +384,9 @@ static void run_interactive(void)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: tactus-editorhost [--ui FILE] [--log FILE] [--instances N] [--script FILE] [--keep-loaded]\n");
+    fprintf(stderr, "usage: tactus-editorhost [--ui FILE] [--log FILE] [--instances N] [--script FILE] [--keep-loaded]\n"
+                    "                         [--plugin FILE [--block N] [--rate R] [--control-capacity B] [--notify-capacity B]\n"
+                    "                          [--from-ui-ring B] [--to-ui-ring B] [--worker-ring B]]\n");
 }
 
 int main(int argc, char **argv)
@@ -367,6 +401,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--script") && has_value) script_path = argv[++i];
         else if (!strcmp(argv[i], "--instances") && has_value) instances = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--keep-loaded")) keep_loaded = true;
+        else if (!strcmp(argv[i], "--plugin") && has_value) plugin_options.path = argv[++i];
+        else if (!strcmp(argv[i], "--block") && has_value) plugin_options.block = (uint32_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--rate") && has_value) plugin_options.rate = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--control-capacity") && has_value) plugin_options.control_capacity = (uint32_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--notify-capacity") && has_value) plugin_options.notify_capacity = (uint32_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--from-ui-ring") && has_value) plugin_options.from_ui_ring = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--to-ui-ring") && has_value) plugin_options.to_ui_ring = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--worker-ring") && has_value) plugin_options.worker_ring = (size_t)atol(argv[++i]);
         else { usage(); return 1; }
     }
     if (instances < 0 || instances > EDITORHOST_MAX_INSTANCES) { usage(); return 1; }
@@ -380,8 +422,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "tactus-editorhost: %s: %s\n", log_path, strerror(errno));
         return 1;
     }
+    if (plugin_options.block == 0 || !(plugin_options.rate > 0)) { usage(); return 1; }
     XSetErrorHandler(x_error);
-    if (!editor_host_load(&host, ui_path)) return 1;
+    if (!editor_host_load(&host, ui_path) || !plugin_library_load()) return 1;
     next_idle = monotonic_seconds();
     for (int i = 1; i <= instances; ++i)
         if (!editor_open(&host, i)) ++failures;
@@ -392,6 +435,7 @@ int main(int argc, char **argv)
         run_interactive();
     }
     editor_host_unload(&host, keep_loaded);
+    plugin_library_unload(keep_loaded);
     message_log_close();
     urid_table_free();
     return failures ? 1 : 0;

@@ -222,3 +222,23 @@ void message_log_event(const char *name, int instance, const char *extra)
     fprintf(log_file, ",\"instance\":%d%s}\n", instance, extra ? extra : "");
     fflush(log_file);
 }
+
+FILE *message_log_file(void) { return log_file; }
+
+void message_log_notify(int instance, uint64_t frame, const LV2_Atom *atom)
+{
+    if (!log_file) return;
+    Problems problems = {{0}, 0};
+    FILE *out = log_file;
+    fprintf(out, "{\"n\":%lu,\"ms\":%.1f,\"event\":\"notify\",\"instance\":%d,\"frame\":%llu,\"type\":",
+            ++line_number, elapsed_ms(), instance, (unsigned long long)frame);
+    json_uri(out, atom->type);
+    fputs(",\"atom\":", out);
+    decode_value(out, atom->type, atom->size, (const uint8_t *)(atom + 1), &problems, 0);
+    if (problems.used) {
+        fputs(",\"malformed\":", out);
+        json_write_string(out, problems.text, problems.used);
+    }
+    fputs("}\n", out);
+    fflush(out);
+}

@@ -32,8 +32,10 @@ struct HostCommand: ParsableCommand {
     @Option(help: "Deactivate and reactivate the plugin at the first block boundary at or after these frames (a list).") var deactivateAt: String = ""
     @Option(help: "Save the plugin's state (LV2 Turtle) into this folder at the end.") var saveState: String?
     @Option(help: "Restore the plugin's state from this folder (written by --save-state) before the first block.") var restoreState: String?
+    @Option(help: "Write the pattern text the plugin saves at the end into this file, as it is.") var savePattern: String?
+    @Option(help: "With --editor: write the pattern text the editor holds at the end into this file.") var editorText: String?
     @Flag(help: "Print nothing but the report (for long runs).") var quiet = false
-    @Flag(help: "Act as an open editor: urn:tactus:editorOpen at the first block and every second, an audition every half second (timing contract §8).") var editor = false
+    @Flag(help: "Act as an open editor: urn:tactus:editorOpen at the first block and every second, an audition every half second (timing contract §8); follow the plugin's pattern text and send the script's 'edit' actions as the editor sends edits (docs/plugin.md, \"Messages\").") var editor = false
 
     func run() throws {
         let scriptText = try String(contentsOfFile: transport, encoding: .utf8)
@@ -74,13 +76,7 @@ struct HostCommand: ParsableCommand {
         var blocksRun = 0
         var pendingDeactivations = deactivations.sorted()[...]
         // --editor: what an open editor sends (docs/plugin.md, "The editor").
-        let editorOpen = AtomBody.object(otype: host.map.id("urn:tactus:editorOpen"), properties: [])
-        let audition = AtomBody.object(otype: host.map.id("urn:tactus:audition"), properties: [
-            AtomProperty(key: host.map.id("http://lv2plug.in/ns/ext/midi#noteNumber"), type: u.atomInt, body: AtomBody.int(60)),
-            AtomProperty(key: host.map.id("http://lv2plug.in/ns/ext/midi#velocity"), type: u.atomInt, body: AtomBody.int(100)),
-            AtomProperty(key: host.map.id("http://lv2plug.in/ns/ext/midi#channel"), type: u.atomInt, body: AtomBody.int(0)),
-        ])
-        let second = Int64(sampleRate)
+        let peer = editor ? EditorPeer(host: host, sampleRate: sampleRate) : nil
         while start < script.endFrame {
             if let d = pendingDeactivations.first, d <= start {
                 lilv_instance_deactivate(host.instance)
@@ -89,15 +85,7 @@ struct HostCommand: ParsableCommand {
             }
             let n = Int(min(Int64(sizes.next()), script.endFrame - start))
             host.control.clear()
-            if editor {
-                // Whether a multiple of a second (half a second) falls in this block.
-                if start == 0 || (start + Int64(n) - 1) / second != (start - 1) / second {
-                    host.control.append(frames: 0, type: objectType, body: editorOpen)
-                }
-                if (start + Int64(n) - 1) / (second / 2) != (start - 1) / (second / 2) {
-                    host.control.append(frames: 0, type: objectType, body: audition)
-                }
-            }
+            peer?.beginBlock(start: start, frames: n, control: host.control)
             for input in sim.inputs(blockStart: start, frameCount: n) {
                 let frames = Int64(input.offset)
                 switch input.input {
@@ -119,6 +107,11 @@ struct HostCommand: ParsableCommand {
                         property: u.laneMutes, value: Int64(bitPattern: bits), uris: u))
                 case .get(let property):
                     host.control.append(frames: frames, type: objectType, body: AtomBody.patchGet(property: property.map { host.map.id("urn:tactus:" + $0) }, uris: u))
+                case .editorEdit(let path):
+                    guard let peer else { throw ValidationError("'edit' needs --editor (an editor makes the edit)") }
+                    let file = resolve(path)
+                    guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+                    peer.edit([UInt8](data), at: start + frames)
                 }
             }
             host.midiOut.prepare(chunkType: chunkType)
@@ -134,7 +127,9 @@ struct HostCommand: ParsableCommand {
                 }
             }
             if !unconnected.contains("notify") {
-                for e in try host.notify.read(sequenceType: sequenceType) { notifyLog.write(frame: start + e.frames, type: e.type, body: e.body) }
+                let events = try host.notify.read(sequenceType: sequenceType)
+                for e in events { notifyLog.write(frame: start + e.frames, type: e.type, body: e.body) }
+                peer?.notify(events, at: start + Int64(n))
             }
             if let worker = host.worker, let iface = host.workerInterface {
                 worker.runRequests(iface, host.handle)
@@ -149,7 +144,14 @@ struct HostCommand: ParsableCommand {
         }
         lilv_instance_deactivate(host.instance)
         out.flush()
+        if let peer, let known = peer.sync.known {
+            // What the editor holds at the end, beside what the plugin saves (tests compare them).
+            FileHandle.standardError.write(Data(("editor: \(peer.edits) edits, \(peer.received) texts received; holds \(known.count) bytes, hash "
+                + String(TextHash.of(known), radix: 16) + (peer.sync.isEditable ? "" : " (not what plays)") + "\n").utf8))
+        }
         if let saveState { try host.saveState(to: saveState) }
+        if let savePattern { try Data(host.savedPattern()).write(to: URL(fileURLWithPath: savePattern)) }
+        if let editorText, let peer { try Data(peer.sync.known ?? []).write(to: URL(fileURLWithPath: editorText)) }
         if rtcheck {
             let allocations = tactus_rtcheck_hooks_allocations()
             let locks = tactus_rtcheck_hooks_locks()

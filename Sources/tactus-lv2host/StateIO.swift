@@ -41,6 +41,28 @@ extension PluginHost {
         if result != 0 { throw HostError(description: "could not write the state to \(directory)") }
     }
 
+    /// The pattern text the plugin's `save()` stores (`urn:tactus:pattern`), as it stores it.
+    func savedPattern() throws -> [UInt8] {
+        guard let iface = stateInterface else { throw HostError(description: "the plugin has no state interface") }
+        final class Box { var pattern: [UInt8]? ; var key: LV2_URID = 0 }
+        let box = Box()
+        box.key = map.id("urn:tactus:pattern")
+        let store: LV2_State_Store_Function = { handle, key, value, size, _, _ in
+            let box = Unmanaged<Box>.fromOpaque(handle!).takeUnretainedValue()
+            if key == box.key, let value {
+                var bytes = Array(UnsafeRawBufferPointer(start: value, count: size))
+                while bytes.last == 0 { bytes.removeLast() }
+                box.pattern = bytes
+            }
+            return LV2_STATE_SUCCESS
+        }
+        _ = withExtendedLifetime(box) {
+            iface.pointee.save?(handle, store, Unmanaged.passUnretained(box).toOpaque(), 0, features.list)
+        }
+        guard let pattern = box.pattern else { throw HostError(description: "the plugin saved no pattern") }
+        return pattern
+    }
+
     /// Restores LV2 state Turtle written by `saveState(to:)`.
     func restoreState(from directory: String) throws {
         let path = (directory as NSString).appendingPathComponent("state.ttl")

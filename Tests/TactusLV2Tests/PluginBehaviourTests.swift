@@ -161,15 +161,26 @@ struct PluginBehaviourTests {
         #expect(out.notify.contains { $0.contains("urn:tactus:error") && $0.contains("provides no worker") })
     }
 
-    @Test("an edit larger than the host's worker can carry is refused with advice")
-    func editTooLargeForTheWorker() throws {
+    @Test("an edit of any size passes a 64-byte worker ring: the text travels in the inbox, the request only names it")
+    func editLargerThanTheWorkerRing() throws {
         let dir = try PluginProcess.folder([
             "script.transport": rolling120 + "1000 pattern p.pattern\n3000 end\n", "pattern.pattern": oneNote,
             "p.pattern": oneNote + String(repeating: "# padding\n", count: 20),
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = try PluginProcess.run(in: dir, blocks: "1000", arguments: ["--worker-ring", "64"])
-        #expect(out.notify.contains { $0.contains("worker had no room for") && $0.contains("use the pattern file parameter") })
+        #expect(out.notify.contains { $0.hasSuffix("state:StateChanged") })
+        #expect(!out.notify.contains { $0.contains("urn:tactus:error") && $0.contains("rejected") })
+    }
+
+    @Test("a worker ring too small for even a request: the edit is refused with advice")
+    func workerRingTooSmallForARequest() throws {
+        let dir = try PluginProcess.folder([
+            "script.transport": rolling120 + "1000 pattern p.pattern\n3000 end\n", "pattern.pattern": oneNote, "p.pattern": oneNote,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = try PluginProcess.run(in: dir, blocks: "1000", arguments: ["--worker-ring", "32"])
+        #expect(out.notify.contains { $0.contains("worker had no room for") && $0.contains("try again") })
     }
 }
 

@@ -27,6 +27,9 @@ struct RealtimeSafetyTests {
             "position barBeat=2.5:d", "cc 120", "pattern bad.pattern", "pattern-file missing.pattern", "get error",
             // Version 2 (timing contract §7): lanes, swing, chance, a followed key, CC 121.
             "pattern c.pattern", "midi 90 43 64", "locate 1.5", "midi 91 30 40", "midi b0 79 00", "midi 80 43 00",
+            // The editor's pattern messages (docs/plugin.md, "Messages"): a 50 KB pattern the plugin sends in
+            // pieces, a one-note edit (a change), an edit of every note (in pieces, with receipts), back again.
+            "pattern big.pattern", "edit big-one.pattern", "edit big-every.pattern", "edit big-one.pattern", "get pattern",
         ]
         while frame < 6_600_000 {
             frame += 20_011
@@ -39,6 +42,9 @@ struct RealtimeSafetyTests {
             "a.pattern": "tactus-pattern 1\nlength 1\nnote 0 1/8 60 100\nnote 1/3 1/3 64 90 2\n",
             "b.pattern": "tactus-pattern 1\nlength 7/3\nnote 0 2 48 100\nnote 1/7 1/4 67 80\nnote 2 1/100000 72 60\n",
             "bad.pattern": "tactus-pattern 1\nlength 2\nnote 3 1 60 100\n",
+            "big.pattern": RealtimeSafetyTests.big(key: 60, shift: 0),
+            "big-one.pattern": RealtimeSafetyTests.big(key: 61, shift: 0),
+            "big-every.pattern": RealtimeSafetyTests.big(key: 61, shift: 5),
             "c.pattern": """
                 tactus-pattern 2
                 seed 3
@@ -74,6 +80,16 @@ struct RealtimeSafetyTests {
             #expect(changes == 0 && refusals > 60)
         } else {
             #expect(changes > 40 && refusals > 40)
+            // The large pattern went out in pieces and the editor's large edits came in with receipts.
+            #expect(notify.filter { $0.contains("urn:tactus:textPiece") }.count > 20)
+            #expect(notify.filter { $0.contains("urn:tactus:textReceipt") }.count > 50)
         }
+    }
+
+    /// 1,800 notes (about 50 KB of text): more than an announcement in one message (32 KiB), so it travels in pieces both ways.
+    static func big(key: Int, shift: Int) -> String {
+        var text = "tactus-pattern 1\n# 1,800 notes\nlength 400\n"
+        for k in 0..<1800 { text += "note \(k)/10 1/16 \(k == 3 ? key : 40 + k % 30) \(1 + (k + shift) % 127)  # a comment for length \(k)\n" }
+        return text
     }
 }

@@ -55,6 +55,9 @@ struct FuzzCorpusTests {
 
     @Test("restore(): every seed and 2000 variations")
     func stateRestore() throws { try FuzzCorpusTests.replay("state-restore", random: 2000, StateRestoreTarget.check) }
+
+    @Test("the editor's half of the pattern messages: every seed and 2000 variations")
+    func editorSync() throws { try FuzzCorpusTests.replay("editor-sync", random: 2000, EditorSyncTarget.check) }
 }
 
 extension SplitMix64 {

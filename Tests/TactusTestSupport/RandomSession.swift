@@ -11,6 +11,9 @@ public struct RandomSession {
     public mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(rng.next() % UInt64(range.count)) }
     public mutating func chance(_ p: Double) -> Bool { Double(rng.next() % 1_000_000) < p * 1_000_000 }
     public mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
+    /// A number in `0 ..< n` (`n` at least 1).
+    public mutating func below(_ n: Int) -> Int { int(0...n - 1) }
+    public mutating func next() -> UInt64 { rng.next() }
     public mutating func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
 
     /// A beat value as pattern text: integers, decimals, and fractions of awkward denominators.

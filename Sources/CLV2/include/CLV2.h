@@ -54,6 +54,14 @@ extern const char *const tactus_uri_editorOpen;
 extern const char *const tactus_uri_editorClosed;
 extern const char *const tactus_uri_playhead;
 extern const char *const tactus_uri_audition;
+/* The pattern text between the plugin and its editor (docs/plugin.md, "Messages"). */
+extern const char *const tactus_uri_patternChange;
+extern const char *const tactus_uri_textPiece;
+extern const char *const tactus_uri_textReceipt;
+extern const char *const tactus_uri_textHash;
+extern const char *const tactus_uri_textOffset;
+extern const char *const tactus_uri_textLength;
+extern const char *const tactus_uri_textWindow;
 
 extern const char *const tactus_uri_atom_Blank;
 extern const char *const tactus_uri_atom_Object;
@@ -95,6 +103,15 @@ extern const char *const tactus_uri_worker_schedule;
 extern const char *const tactus_uri_state_mapPath;
 extern const char *const tactus_uri_state_freePath;
 extern const char *const tactus_uri_log_log;
+
+/* The editor's text, for tests: extension_data(TACTUS_EDITOR_TEXT_URI) of tactus_ui.so
+ * (Tests/Editor: the plugin's text and the editor's are compared byte for byte). */
+#define TACTUS_EDITOR_TEXT_URI "urn:tactus:editorText"
+typedef struct {
+    /* The pattern text the editor shows, into `buffer` (at most `capacity` bytes); returns its
+     * size, or -1 while the editor does not hold the plugin's text (loading, or too large). */
+    int64_t (*text)(void *ui_handle, uint8_t *buffer, uint64_t capacity);
+} TactusEditorText;
 
 /* log:log printf, without varargs: `message` is printed as it is, with a newline. */
 void tactus_log(const LV2_Log_Log *log, LV2_URID type, const char *message);

@@ -23,4 +23,8 @@ public struct OwedNotifications: OptionSet, Sendable, BitwiseCopyable {
     public static var reclaim: OwedNotifications { OwedNotifications(rawValue: 1 << 5) }
     /// Where the clock is, for an open editor (`Sequencer.playhead`, §8.2).
     public static var playhead: OwedNotifications { OwedNotifications(rawValue: 1 << 6) }
+    /// The next piece of the pattern text an editor asked for (a wrapper keeps where it is).
+    public static var textPieces: OwedNotifications { OwedNotifications(rawValue: 1 << 7) }
+    /// A receipt for the pieces of an editor's edit received (a wrapper keeps how far).
+    public static var receipt: OwedNotifications { OwedNotifications(rawValue: 1 << 8) }
 }

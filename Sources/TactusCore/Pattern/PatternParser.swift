@@ -240,7 +240,7 @@ public enum PatternParser {
 
     /// A whole number within `range`.
     static func integer(_ field: UnsafeBufferPointer<UInt8>, name: String, range: ClosedRange<Int64>, rangeText: String, line: SourceLine) throws(PatternError) -> Int64 {
-        let text = QuotedText.quoted(Array(field))
+        // (Quoted only for a message: every note has two or three integers.)
         var digits = field[...]
         var negative = false
         if let first = digits.first, first == UInt8(ascii: "-") {
@@ -248,7 +248,7 @@ public enum PatternParser {
             digits = digits.dropFirst()
         }
         guard !digits.isEmpty, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw PatternError(line: line, field: field, reason: .notAnInteger(field: name, text: text))
+            throw PatternError(line: line, field: field, reason: .notAnInteger(field: name, text: QuotedText.quoted(Array(field))))
         }
         var value: Int64 = 0
         for d in digits {
@@ -256,7 +256,7 @@ public enum PatternParser {
             if value > 10_000_000_000 { break }
         }
         guard !negative, range.contains(value) else {
-            throw PatternError(line: line, field: field, reason: .outOfRange(field: name, range: rangeText, found: text))
+            throw PatternError(line: line, field: field, reason: .outOfRange(field: name, range: rangeText, found: QuotedText.quoted(Array(field))))
         }
         return value
     }

@@ -50,6 +50,8 @@ struct SnapshotStorage {
     var exactEnds: UnsafeMutablePointer<ExactBeatSum>
     var text: UnsafeMutablePointer<UInt8>
     var textCount: Int
+    /// `TextHash.of(text)`, computed when built (the editor names texts by it).
+    var textHash: UInt64
     /// Where the text came from (a file path), if anywhere; `sourceCount` < 0 when none.
     var source: UnsafeMutablePointer<UInt8>
     var sourceCount: Int
@@ -136,7 +138,8 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         storage.initialize(to: SnapshotStorage(
             noteCount: n, lengthNumerator: pattern.length.numerator,
             lengthDenominator: pattern.length.denominator, lengthBeats: pattern.length.approximateValue,
-            notes: notes, laneCount: laneList.count, lanes: lanes, hasChoices: hasChoices, exactEnds: exactEnds, text: textStorage, textCount: bytes.count, source: sourceStorage,
+            notes: notes, laneCount: laneList.count, lanes: lanes, hasChoices: hasChoices, exactEnds: exactEnds, text: textStorage, textCount: bytes.count,
+            textHash: TextHash.of(bytes), source: sourceStorage,
             sourceCount: source?.count ?? -1, tag: tag))
         return PatternSnapshot(storage: storage)
     }
@@ -183,6 +186,11 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     /// Valid while the snapshot lives; safe to read on any thread (immutable).
     public var text: UnsafeBufferPointer<UInt8> {
         @_noLocks get { UnsafeBufferPointer(start: storage.pointee.text, count: storage.pointee.textCount) }
+    }
+
+    /// `TextHash.of(text)`: the text's identity in the messages to and from the editor.
+    public var textHash: UInt64 {
+        @_noLocks get { storage.pointee.textHash }
     }
 
     /// Where the text came from (a file path), if it came from somewhere.

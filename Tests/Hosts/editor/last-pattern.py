@@ -10,6 +10,8 @@ import re
 import sys
 
 log = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+# Each line may come after the time it was written (Tests/Hosts/editor/stamp.py).
+log = re.sub(r"(?m)^[0-9.]+\t", "", log)
 last = None
 for block in re.split(r"\n## ", log):
     if not block.startswith("Plugin => UI") or "patch:property <urn:tactus:pattern>" not in block:
