@@ -14,8 +14,8 @@
 #   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed;
 #                      and in Carla when TACTUS_CARLA_DIR names a Carla build (docs/hosts.md)
 #   make bench         benchmarks against x42 stepseq, QMidiArp and the seed algorithm; rewrites BENCHMARKS.md
-#   make fuzz          the four libFuzzer targets (run(), the pattern parser, restore(), the MIDI file reader),
-#                      10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
+#   make fuzz          the five libFuzzer targets (run(), the pattern parser, restore(), the MIDI file reader,
+#                      the editor's PatternSync), 10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
 #   make soak          24 simulated hours at 96 kHz against the reference model (SOAK_HOURS)
 #   make test-asan     every test under the address sanitizer; make test-tsan, the thread sanitizer
 
