@@ -136,8 +136,8 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     /// inside the repeat band by more than the doubles' error. It then leaves
     /// the clock exactly as the full path would: the anchor and the rates
     /// untouched (every beat stays on its frame), the bar and the host's frame
-    /// taken, and the host marked exact by a `beat` off every tick grid.
-    /// False changes nothing and says nothing: the full path decides.
+    /// taken. False changes nothing and says nothing: the full path decides,
+    /// as it does for the report that first shows a host exact (§1 rule 1).
     ///
     /// Most updates from a host that reports every block (Ardour, Carla,
     /// Element) are such repeats: decided here in a few comparisons; MusE's
@@ -152,7 +152,6 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         if let f = update.frame, !f.isFinite { return false }
         let limit = TransportClock.beatLimit
         var newBar = bar
-        var showsExact = false
         let reported: Double
         if let barBeat = update.barBeat {
             if let b = update.bar { newBar = b }
@@ -162,17 +161,14 @@ public struct TransportClock: Sendable, BitwiseCopyable {
             if let beat = update.beat {
                 guard beat.isFinite else { return false }
                 // Both keys, with a frame and a bar, may make a floor report (§1 rule 1)
-                // until the host has shown itself exact: a beat off every tick grid does
-                // that now; on a grid, only a report clearly of neither shape is decided here.
+                // until the host has shown itself exact. A beat off every tick grid shows
+                // that: the full path takes note (once); on a grid, only a report clearly
+                // of neither shape is decided here.
                 if update.frame != nil && update.bar != nil && !_hostIsExact {
-                    if FloorReport.liesOnATickGrid(beat) {
-                        if barBeat == barStart { return false }
-                        let sum = barStart + barBeat
-                        let slack = TransportClock.repeatBandBeats + (sum.magnitude + beat.magnitude + 1) * TransportClock.quickTestRelativeMargin
-                        if (beat - sum).magnitude <= slack { return false }
-                    } else {
-                        showsExact = true
-                    }
+                    if !FloorReport.liesOnATickGrid(beat) || barBeat == barStart { return false }
+                    let sum = barStart + barBeat
+                    let slack = TransportClock.repeatBandBeats + (sum.magnitude + beat.magnitude + 1) * TransportClock.quickTestRelativeMargin
+                    if (beat - sum).magnitude <= slack { return false }
                 }
             }
             reported = barStart + barBeat
@@ -194,7 +190,6 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         _lastHostFrame = update.frame
         _lastHostFrameArrival = frame
         _bar = newBar
-        if showsExact { _hostIsExact = true }
         return true
     }
 
