@@ -4,8 +4,9 @@ import TactusCore
 import TactusOffline
 
 /// Timing contract §1, rule 1: floor reports (Qtractor's whole-beat reports,
-/// MusE's tick-floor reports) are read from their exact frame, and no other
-/// host's report is read that way.
+/// MusE's tick-floor reports) are read from their exact frame, and Ardour's,
+/// jalv's and Carla's reports are not (Element-shaped hosts, whose reports
+/// have the tick-floor shape: `ExactHostTests`).
 @Suite("§1 rule 1: floor reports")
 struct FloorReportTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -122,7 +123,7 @@ struct FloorReportTests {
         #expect(qtractor.count == ideal.count)
     }
 
-    // MARK: no other host is read that way
+    // MARK: Ardour, jalv and Carla are not read that way
 
     @Test("Ardour's and jalv's recorded reports are never floor reports")
     func recordedHostsAreNotFloorReports() throws {
