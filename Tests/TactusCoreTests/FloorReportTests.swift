@@ -123,6 +123,26 @@ struct FloorReportTests {
         #expect(qtractor.count == ideal.count)
     }
 
+    @Test("our beat exactly on the lower edge of a floor's range (widened by 1/960) is in it, as exact arithmetic has it",
+          arguments: [0.0, 1, 1000, 16451, 1_000_000])
+    func rangeEdgeIsExact(bar: Double) throws {
+        // 96 kHz, 60 bpm: 1/960 beat is 100 frames. From beat 4 × bar at frame 0, 95900 frames
+        // later our beat is 4 × bar + 1 - 1/960; Qtractor's frame ran on with ours and names
+        // beat 2 of the bar: the range [4 × bar + 1, ... + 2), widened, starts exactly there.
+        var clock = TransportClock(sampleRate: 96000)
+        #expect(clock.apply(PositionUpdate(frame: 0, speed: 1, bar: bar, barBeat: 0, beatsPerBar: 4, beatsPerMinute: 60), atFrame: 0) == .start)
+        let report = PositionUpdate(frame: 95900, speed: 1, bar: bar, barBeat: 4 * bar, beat: 2, beatsPerBar: 4, beatsPerMinute: 60)
+        #expect(clock.apply(report, atFrame: 95900) == .repeat)
+        #expect(clock.anchorFrame == 0 && clock.anchorBeat == BeatPosition(4 * bar))
+        // The top edge, 4 × bar + 2 + 1/960 (a whole beat wide, widened), is out of the range.
+        var late = TransportClock(sampleRate: 96000)
+        _ = late.apply(PositionUpdate(frame: 0, speed: 1, bar: bar, barBeat: 0, beatsPerBar: 4, beatsPerMinute: 60), atFrame: 0)
+        let edge = Int64(2 * 96000 + 100)
+        let atEdge = PositionUpdate(frame: Double(edge), speed: 1, bar: bar, barBeat: 4 * bar, beat: 2, beatsPerBar: 4, beatsPerMinute: 60)
+        #expect(FloorReport(atEdge, bar: bar, beatsPerBar: 4)?.admits(late.beat(atFrame: edge)) == false)
+        #expect(FloorReport(atEdge, bar: bar, beatsPerBar: 4)?.admits(late.beat(atFrame: edge - 1)) == true)
+    }
+
     // MARK: Ardour, jalv and Carla are not read that way
 
     @Test("Ardour's and jalv's recorded reports are never floor reports")

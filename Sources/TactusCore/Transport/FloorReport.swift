@@ -107,9 +107,14 @@ public struct FloorReport: Sendable, BitwiseCopyable {
     }
 
     /// True when `beat` lies in `[lowest - margin, lowest + width + margin)`.
+    /// The edges carry the band edges' floating-point slack (timing contract,
+    /// reading (m)): a beat exactly on one is taken as exact arithmetic takes
+    /// it. Whole frames make that common: at 96 kHz and 60 bpm the margin is
+    /// exactly 100 frames (the 24-hour soak met one at beat 65804).
     @_noLocks
     public func admits(_ beat: BeatPosition) -> Bool {
         let d = beat.beats(since: lowest)
-        return d >= -FloorReport.marginBeats && d < widthBeats + FloorReport.marginBeats
+        let slack = TransportClock.bandToleranceBeats
+        return d >= -FloorReport.marginBeats - slack && d < widthBeats + FloorReport.marginBeats - slack
     }
 }
