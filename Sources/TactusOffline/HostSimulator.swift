@@ -125,8 +125,7 @@ public struct HostSimulator: Sendable {
         case .bbt:
             sink.add(.frame, .long(transportFrame(at: frame)))
             sink.add(.speed, .float(Float(speed)))
-            var bar = max(-4.0e18, min(4.0e18, (beat / beatsPerBar).rounded(.down)))
-            var barBeat = beat - bar * beatsPerBar
+            var (bar, barBeat) = barAndBarBeat(beat)
             if let ticks = script.barBeatTicks {
                 barBeat = (barBeat * Double(ticks)).rounded() / Double(ticks)
                 if barBeat >= beatsPerBar { bar += 1; barBeat -= beatsPerBar }
@@ -160,16 +159,40 @@ public struct HostSimulator: Sendable {
         case .muse:
             sink.add(.frame, .long(transportFrame(at: frame)))
             sink.add(.speed, .float(Float(speed)))
-            let ticks = Double(script.floorTicks)
-            let cut = max(-4.0e18, min(4.0e18, (beat * ticks).rounded(.down))) / ticks
-            let bar = (cut / beatsPerBar).rounded(.down)
+            // MusE's lv2host.cpp: its tick count at `division` a beat, cut down, split
+            // into bar, beat of the bar and tick of the beat; `beat` is
+            // double(bar × z + beat) + double(tick) / double(division), `barBeat`
+            // float(beat) + float(tick) / float(division).
+            let division = Double(script.floorTicks)
+            let ticks = max(-4.0e18, min(4.0e18, (beat * division).rounded(.down)))
+            let wholeBeats = (ticks / division).rounded(.down)
+            let tickOfBeat = ticks - wholeBeats * division
+            let bar = (wholeBeats / beatsPerBar).rounded(.down)
             sink.add(.beatsPerMinute, .float(Float(tempo)))
             sink.add(.beatsPerBar, .float(Float(beatsPerBar)))
-            sink.add(.beat, .double(cut))
+            sink.add(.beat, .double(wholeBeats + tickOfBeat / division))
             sink.add(.bar, .long(Int64(bar)))
-            sink.add(.barBeat, .float(Float(cut - bar * beatsPerBar)))
+            sink.add(.barBeat, .float(Float(wholeBeats - bar * beatsPerBar) + Float(tickOfBeat) / Float(division)))
             sink.add(.beatUnit, .int(4))
+        case .all:
+            // Element's order (its LV2 node): the bar, the beat within it and the running beat.
+            let (bar, barBeat) = barAndBarBeat(beat)
+            sink.add(.bar, .long(Int64(bar)))
+            sink.add(.barBeat, .float(Float(barBeat)))
+            sink.add(.beat, .double(beat))
+            sink.add(.beatUnit, .int(4))
+            sink.add(.beatsPerBar, .float(Float(beatsPerBar)))
+            sink.add(.beatsPerMinute, .float(Float(tempo)))
+            sink.add(.frame, .long(transportFrame(at: frame)))
+            sink.add(.speed, .float(Float(speed)))
         }
+    }
+
+    /// The bar a beat lies in, from 0, and the beat within it (`keys bbt` and `keys all` alike).
+    @inline(__always)
+    func barAndBarBeat(_ beat: Double) -> (bar: Double, barBeat: Double) {
+        let bar = max(-4.0e18, min(4.0e18, (beat / beatsPerBar).rounded(.down)))
+        return (bar, beat - bar * beatsPerBar)
     }
 
     /// Qtractor's whole beat: its tick count at 960 a beat, rounded to the

@@ -33,8 +33,12 @@ public struct TransportScript: Sendable {
         case qtractor
         /// MusE's: frame (exact), speed, beatsPerMinute, beatsPerBar, `beat` (from the
         /// timeline's start), bar, barBeat, beatUnit; `beat` and `barBeat` cut down to
-        /// `floor-ticks` ticks a beat (384 unless given).
+        /// `floor-ticks` ticks a beat (384 unless given), as MusE computes them.
         case muse
+        /// Every key, exact, as the LV2 time vocabulary defines them (Element, JUCE
+        /// hosts): bar (Long), barBeat (Float), `beat` (Double: the beat from the
+        /// timeline's start), beatUnit, beatsPerBar, beatsPerMinute, frame (Long), speed.
+        case all
     }
 
     /// One thing that happens at a frame.
@@ -144,7 +148,7 @@ extension TransportScript {
                 guard words.count == 2, let p = SendPolicy(rawValue: words[1]) else { throw fail("'send' takes 'on-change', 'every-block' or 'on-beat'") }
                 sendPolicy = p
             case "keys":
-                guard words.count == 2, let k = KeySet(rawValue: words[1]) else { throw fail("'keys' takes 'bbt', 'beat', 'frame', 'qtractor' or 'muse'") }
+                guard words.count == 2, let k = KeySet(rawValue: words[1]) else { throw fail("'keys' takes 'bbt', 'beat', 'frame', 'qtractor', 'muse' or 'all'") }
                 keys = k
             case "floor-ticks":
                 guard words.count == 2, let t = Int(words[1]), t > 0 else { throw fail("'floor-ticks' takes a positive number of ticks per beat") }

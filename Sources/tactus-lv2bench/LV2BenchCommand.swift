@@ -33,6 +33,7 @@ struct LV2BenchCommand: ParsableCommand {
     @Option(help: "Sample rate.") var rate = 48_000.0
     @Option(help: "Tempo, beats per minute.") var tempo = 120.0
     @Option(help: "When the position is sent: on-change (once, at the start) or every-block.") var send = "on-change"
+    @Option(help: "Which keys it holds: bbt (as Ardour, jalv), or all (also time:beat, the running beat, as Element and JUCE hosts).") var keys = "bbt"
     @Option(help: "Also write the results as JSON to this file.") var json: String?
 
     func run() throws {
@@ -56,7 +57,8 @@ struct LV2BenchCommand: ParsableCommand {
         let benched = try specs.map {
             try BenchedPlugin($0, world: world, host: host, sampleRate: rate, blockLength: frames, atomCapacity: 1 << 17)
         }
-        let transport = RollingTransport(sampleRate: rate, tempo: tempo)
+        guard keys == "bbt" || keys == "all" else { throw ValidationError("--keys must be bbt or all") }
+        let transport = RollingTransport(sampleRate: rate, tempo: tempo, allKeys: keys == "all")
         let nsPerTick = tactus_bench_ns_per_tick(200)
 
         var timings = benched.map { _ in BlockTimings(capacity: blocks) }

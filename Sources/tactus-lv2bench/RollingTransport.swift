@@ -8,11 +8,13 @@ import TactusOffline
 /// object with `frame` (Long), `speed`, `bar` (Long), `barBeat`, `beatUnit`
 /// (Int), `beatsPerBar` and `beatsPerMinute` (Floats), and the same values on
 /// the control ports a plugin designates for them (`lv2:designation time:…`),
-/// which hosts update every block.
+/// which hosts update every block. With `allKeys`, the object also holds
+/// `beat` (Double, the running beat), as Element and JUCE hosts send it.
 struct RollingTransport {
     let sampleRate: Double
     let tempo: Double
     let beatsPerBar: Double = 4
+    var allKeys = false
 
     /// When a plugin is sent the position.
     enum SendPolicy: String, CaseIterable {
@@ -51,8 +53,9 @@ struct RollingTransport {
             AtomProperty(key: uris.time(key.rawValue)!, type: uris.atomFloat, body: AtomBody.float(Float(value(of: key, atFrame: frame))))
         }
         let beatUnit = AtomProperty(key: uris.time(PositionKey.beatUnit.rawValue)!, type: uris.atomInt, body: AtomBody.int(Int32(value(of: .beatUnit, atFrame: frame))))
+        let beat = AtomProperty(key: uris.time(PositionKey.beat.rawValue)!, type: uris.atomDouble, body: AtomBody.double(value(of: .beat, atFrame: frame)))
         return AtomBody.object(otype: uris.timePosition, properties: [
-            long(.frame), float(.speed), long(.bar), float(.barBeat), beatUnit, float(.beatsPerBar), float(.beatsPerMinute),
+            long(.frame), float(.speed), long(.bar), float(.barBeat)] + (allKeys ? [beat] : []) + [beatUnit, float(.beatsPerBar), float(.beatsPerMinute),
         ])
     }
 }

@@ -7,7 +7,8 @@ import TactusTestSupport
 /// The core against the reference model (exact rationals, one onset at a
 /// time) on random patterns and random transport scripts: tempo changes,
 /// seeks, nudges in each band of §4, stops, speed changes, host loop ranges,
-/// positions repeated every block, Qtractor's and MusE's floor reports (§1, rule 1), all-notes-off, bad updates and pattern edits.
+/// positions repeated every block, Qtractor's and MusE's floor reports (§1, rule 1), hosts that send every key exactly
+/// (Element, JUCE hosts), all-notes-off, bad updates and pattern edits.
 ///
 /// `TACTUS_PROPERTY_BLOCKS` sets how many blocks to render in all (default
 /// 100,000; `make test-long` runs 10,000,000).
@@ -62,8 +63,10 @@ struct DifferentialTests {
             "start", "stop", "repeat", "repeat with new rate", "correction ahead", "correction behind", "jump",
             "ignored", "all notes off", "pattern swap", "late onset played at the update", "same-frame merge",
             "retrigger", "one-frame minimum",
-            // §1 rule 1: Qtractor's whole-beat and MusE's tick-floor reports, each way it reads them.
-            "floor report: our beat", "floor report: frame × T / 60R", "floor report: the floor",
+            // §1 rule 1: Qtractor's whole-beat and MusE's tick-floor reports, each way it reads them,
+            // and the exact hosts (Element, JUCE hosts) told from them.
+            "floor report: our beat", "floor report: the floor at its frame", "floor report: frame × T / 60R", "floor report: the floor",
+            "host shown exact",
         ] {
             #expect(coverage[rule, default: 0] > 0, "no random session exercised: \(rule)")
         }

@@ -4,8 +4,9 @@ import TactusCore
 import TactusOffline
 
 /// Timing contract §1, rule 1: floor reports (Qtractor's whole-beat reports,
-/// MusE's tick-floor reports) are read from their exact frame, and no other
-/// host's report is read that way.
+/// MusE's tick-floor reports) are read from their exact frame, and Ardour's,
+/// jalv's and Carla's reports are not (Element-shaped hosts, whose reports
+/// have the tick-floor shape: `ExactHostTests`).
 @Suite("§1 rule 1: floor reports")
 struct FloorReportTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -122,7 +123,27 @@ struct FloorReportTests {
         #expect(qtractor.count == ideal.count)
     }
 
-    // MARK: no other host is read that way
+    @Test("our beat exactly on the lower edge of a floor's range (widened by 1/960) is in it, as exact arithmetic has it",
+          arguments: [0.0, 1, 1000, 16451, 1_000_000])
+    func rangeEdgeIsExact(bar: Double) throws {
+        // 96 kHz, 60 bpm: 1/960 beat is 100 frames. From beat 4 × bar at frame 0, 95900 frames
+        // later our beat is 4 × bar + 1 - 1/960; Qtractor's frame ran on with ours and names
+        // beat 2 of the bar: the range [4 × bar + 1, ... + 2), widened, starts exactly there.
+        var clock = TransportClock(sampleRate: 96000)
+        #expect(clock.apply(PositionUpdate(frame: 0, speed: 1, bar: bar, barBeat: 0, beatsPerBar: 4, beatsPerMinute: 60), atFrame: 0) == .start)
+        let report = PositionUpdate(frame: 95900, speed: 1, bar: bar, barBeat: 4 * bar, beat: 2, beatsPerBar: 4, beatsPerMinute: 60)
+        #expect(clock.apply(report, atFrame: 95900) == .repeat)
+        #expect(clock.anchorFrame == 0 && clock.anchorBeat == BeatPosition(4 * bar))
+        // The top edge, 4 × bar + 2 + 1/960 (a whole beat wide, widened), is out of the range.
+        var late = TransportClock(sampleRate: 96000)
+        _ = late.apply(PositionUpdate(frame: 0, speed: 1, bar: bar, barBeat: 0, beatsPerBar: 4, beatsPerMinute: 60), atFrame: 0)
+        let edge = Int64(2 * 96000 + 100)
+        let atEdge = PositionUpdate(frame: Double(edge), speed: 1, bar: bar, barBeat: 4 * bar, beat: 2, beatsPerBar: 4, beatsPerMinute: 60)
+        #expect(FloorReport(atEdge, bar: bar, beatsPerBar: 4)?.admits(late.beat(atFrame: edge)) == false)
+        #expect(FloorReport(atEdge, bar: bar, beatsPerBar: 4)?.admits(late.beat(atFrame: edge - 1)) == true)
+    }
+
+    // MARK: Ardour, jalv and Carla are not read that way
 
     @Test("Ardour's and jalv's recorded reports are never floor reports")
     func recordedHostsAreNotFloorReports() throws {
@@ -143,15 +164,18 @@ struct FloorReportTests {
         #expect(FloorReport(PositionUpdate(frame: 150001, speed: 1, bar: 1, barBeat: 2.25052083, beatsPerBar: 4, beatsPerMinute: 120), bar: 1, beatsPerBar: 4) == nil)
     }
 
-    @Test("Carla's reports (atom:Blank every block, beat = the beat within the bar) are never whole-beat reports, and read as before")
+    @Test("Carla's reports (atom:Blank every block, beat = the beat of the bar from 0) are never whole-beat reports, and read as before")
     func carlaIsNotAFloorHost() throws {
-        // Carla: barBeat = beat - 1 + tick / ticksPerBeat, beat = the same beat within the bar, bar from 0.
+        // Carla (Tests/Fixtures/carla-*): barBeat = beat - 1 + tick / ticksPerBeat, `beat` the
+        // beat of the bar counted from 0 (a whole number), bar from 0.
         for bar in 0..<6 {
             for tick in stride(from: 0.0, to: 4, by: 0.25) {
-                let u = PositionUpdate(frame: Double(bar) * 96000 + tick * 24000, speed: 1, bar: Double(bar), barBeat: tick, beat: tick, beatsPerBar: 4, beatsPerMinute: 120)
+                let u = PositionUpdate(
+                    frame: Double(bar) * 96000 + tick * 24000, speed: 1, bar: Double(bar), barBeat: tick, beat: tick.rounded(.down),
+                    beatsPerBar: 4, beatsPerMinute: 120)
                 let floor = FloorReport(u, bar: Double(bar), beatsPerBar: 4)
                 #expect(floor?.shape != .wholeBeat)
-                if bar > 0 { #expect(floor == nil) }
+                if bar > 0 || tick != tick.rounded(.down) { #expect(floor == nil) }
             }
         }
         // A Carla-shaped session, every block, in bars 0 to 2: the same log as without the beat key.
@@ -162,7 +186,7 @@ struct FloorReportTests {
             let bar = Int(beats / 4)
             let barBeat = Float(beats - Double(bar) * 4)
             let common = "\(frame) position frame=\(frame):l speed=1:f bar=\(bar):l barBeat=\(barBeat):f beatUnit=4:i beatsPerBar=4:f beatsPerMinute=120:f"
-            withBeat += common + " beat=\(Double(barBeat)):d blank\n"
+            withBeat += common + " beat=\(Double(barBeat).rounded(.down)):d blank\n"
             without += common + " blank\n"
         }
         let pattern = try String(contentsOf: Self.hostPattern, encoding: .utf8)

@@ -18,24 +18,12 @@ struct LanePartitionTests {
 
     @Test("random version-2 sessions rendered with random block sizes give the log of 256-frame blocks")
     func randomLaneSessions() throws {
-        var blocksRendered = 0
-        var seed: UInt64 = 70_001
-        var sessions = 0
-        while blocksRendered < DifferentialTests.blockBudget / 2 || sessions < 30 {
-            var gen = RandomSession(seed: seed)
+        let run = try checkPartitions(firstSeed: 70_001, blockBudget: DifferentialTests.blockBudget / 2, minimumSessions: 30) { _, gen in
             let pattern = LanePartitionTests.pattern(&gen)
             let frames = Int64(gen.int(20_000...1_000_000))
-            let script = LanePartitionTests.withFollowInput(gen.script(frames: frames, partitionIndependent: true), &gen, frames: frames)
-            switch try partitionCheck(pattern: pattern, script: script, seed: seed, gen: &gen) {
-            case .success(let blocks): blocksRendered += blocks
-            case .failure(let failure):
-                Issue.record("\(failure)")
-                return
-            }
-            seed += 1
-            sessions += 1
+            return (pattern, LanePartitionTests.withFollowInput(gen.script(frames: frames, partitionIndependent: true), &gen, frames: frames))
         }
-        print("lane partition: \(sessions) sessions, \(blocksRendered) blocks, identical logs")
+        print("lane partition: \(run.sessions) sessions, \(run.blocks) blocks, identical logs")
     }
 
     @Test("random version-2 sessions: the core emits exactly what the reference model (taught §7 from its text) emits")

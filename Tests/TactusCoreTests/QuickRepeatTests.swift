@@ -14,6 +14,7 @@ struct QuickRepeatTests {
             && a.anchorFrame == b.anchorFrame && a.anchorBeat == b.anchorBeat && a.isRolling == b.isRolling
             && a.framesPerBeat == b.framesPerBeat && a.beatsPerFrame == b.beatsPerFrame
             && a.lastHostFrame == b.lastHostFrame && a.lastHostFrameArrival == b.lastHostFrameArrival
+            && a.hostIsExact == b.hostIsExact
     }
 
     @Test("400,000 updates near the band edges: the same change and the same clock as the exact path")
@@ -22,7 +23,7 @@ struct QuickRepeatTests {
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
         let band = TransportClock.repeatBandBeats
-        var quickRepeats = 0
+        var quickRepeats = 0, quickAllKeys = 0
         for _ in 0..<2000 {
             let rate = pick([44100.0, 48000, 96000, 22050])
             var clock = TransportClock(sampleRate: rate)
@@ -42,7 +43,8 @@ struct QuickRepeatTests {
                 let reported = beat + off
                 let bar = (reported / perBar).rounded(.down)
                 var update: PositionUpdate
-                switch rng.next() % 6 {
+                var allKeys = false
+                switch rng.next() % 7 {
                 case 0: update = PositionUpdate(frame: Double(frame), speed: 1, bar: bar, barBeat: reported - bar * perBar, beatsPerBar: perBar, beatsPerMinute: tempo)
                 case 1: update = PositionUpdate(speed: 1, beat: reported, beatsPerMinute: tempo)
                 case 2:  // Carla: the beat within the bar as `beat`
@@ -55,6 +57,10 @@ struct QuickRepeatTests {
                                             beatsPerBar: perBar, beatsPerMinute: tempo)
                 case 4:  // a new tempo or speed
                     update = PositionUpdate(speed: pick([1.0, 0.5, 0]), bar: bar, barBeat: reported - bar * perBar, beatsPerMinute: pick([tempo, tempo + 1]))
+                case 6:  // Element, JUCE hosts: every key, the running beat as `beat`, barBeat a Float
+                    update = PositionUpdate(frame: Double(frame), speed: 1, bar: bar, barBeat: Double(Float(reported - bar * perBar)), beat: reported,
+                                            beatsPerBar: perBar, beatsPerMinute: tempo)
+                    allKeys = true
                 default:  // Qtractor: the bar's first beat as barBeat, the whole beat of the bar from 1
                     let beatOfBar = (reported - bar * perBar).rounded(.down) + 1
                     update = PositionUpdate(frame: Double(frame), speed: 1, bar: bar, barBeat: bar * perBar, beat: min(beatOfBar, perBar),
@@ -67,6 +73,7 @@ struct QuickRepeatTests {
                 // repeat, which it applies as the full path does; refused, it changes nothing.
                 var quick = clock
                 if quick.applyIfCertainRepeat(update, atFrame: frame) {
+                    if allKeys { quickAllKeys += 1 }
                     if expected != .repeat || !QuickRepeatTests.sameState(quick, exact) {
                         Issue.record("\(update) at frame \(frame) on \(before): quick test took an update the exact path finds \(expected)")
                         return
@@ -87,5 +94,30 @@ struct QuickRepeatTests {
             }
         }
         #expect(quickRepeats > 50_000)
+        // The all-keys host's repeats take the quick path (once a beat off the tick grids has shown it exact).
+        #expect(quickAllKeys > 5_000)
+    }
+
+    @Test("an all-keys host that repeats its position every block takes the quick path in every block but its first two")
+    func allKeysHostTakesTheQuickPath() {
+        for (rate, tempo) in [(48000.0, 120.0), (44100, 133.7), (96000, 97.0)] {
+            var clock = TransportClock(sampleRate: rate)
+            var quick = 0, full = 0
+            for block in 0..<20_000 {
+                let frame = Int64(block * 256)
+                let beat = Double(frame) * tempo / (60 * rate)
+                let bar = (beat / 4).rounded(.down)
+                let update = PositionUpdate(frame: Double(frame), speed: 1, bar: bar, barBeat: Double(Float(beat - bar * 4)), beat: beat,
+                                            beatsPerBar: 4, beatsPerMinute: tempo)
+                if clock.applyIfCertainRepeat(update, atFrame: frame) { quick += 1 } else {
+                    full += 1
+                    #expect(clock.applyInFull(update, atFrame: frame) == (block == 0 ? .start : .repeat))
+                }
+            }
+            #expect(clock.hostIsExact)
+            // Block 0 starts the transport; block 1, the first beat off the tick grids, shows the host
+            // exact, through the full path; from then on the quick path decides.
+            #expect(full == 2 && quick == 19_998, "\(rate) Hz, \(tempo) bpm: \(full) through the full path")
+        }
     }
 }

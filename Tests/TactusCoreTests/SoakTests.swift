@@ -16,11 +16,14 @@ import TactusTestSupport
 /// frame the exact model computes) and 0 stuck notes (every note-on ended
 /// by one note-off; nothing sounding after a stop or at the end).
 ///
-/// It runs for five kinds of host: one that reports on change (jalv), one
+/// It runs for six kinds of host: one that reports on change (jalv), one
 /// that reports every block with `barBeat` rounded to 1920 ticks (Ardour),
 /// one that reports every block as `atom:Blank` with `time:beat` (Carla), one
-/// that reports a whole beat when it changes (Qtractor) and one that reports
-/// every block with its beat cut down to 384 ticks (MusE).
+/// that reports a whole beat when it changes (Qtractor), one that reports
+/// every block with its beat cut down to 384 ticks (MusE) and one that
+/// reports every block with every key, exact (Element, JUCE hosts), whose log
+/// must also be, event for event, the log of the same session without
+/// `time:beat` (§1).
 ///
 /// `TACTUS_SOAK_HOURS` sets the simulated length (default 1, in `make test`;
 /// `make soak` runs 24), `TACTUS_SOAK_SEED` the session (default 1).
@@ -61,6 +64,22 @@ struct SoakTests {
             }
         }
         let patterns = Dictionary(uniqueKeysWithValues: SoakSession.patterns)
+        // §1: an exact host's log is the log of its reports without time:beat.
+        var withoutBeat: ArraySlice<LoggedEvent>?
+        var beatlessDifference: String?
+        if host == .allKeys {
+            let beatless = OfflineRender(
+                script: try TransportScript(parsing: script.replacingOccurrences(of: "keys all\n", with: "keys bbt\n")), sampleRate: rate,
+                blocks: .random(minimum: 1, maximum: 8192, seed: SoakTests.seed))
+            var events: [LoggedEvent] = []
+            _ = beatless.run(pattern: initial, loadPattern: { name in
+                guard let text = patterns[name] else { return .failure(PatternLoadError("no pattern '\(name)'")) }
+                do { return .success((try PatternParser.parse(text), Array(text.utf8))) } catch {
+                    return .failure(PatternLoadError("\(error)"))
+                }
+            }, onBlock: { blockEvents, _ in events += blockEvents })
+            withoutBeat = events[...]
+        }
         let report = render.run(
             pattern: initial,
             loadPattern: { name in
@@ -70,6 +89,14 @@ struct SoakTests {
                 }
             },
             onBlock: { events, end in
+                if var expected = withoutBeat, beatlessDifference == nil {
+                    let same = expected.prefix(events.count)
+                    if Array(same) != events {
+                        beatlessDifference = firstDifference(events, Array(same), names: ("all keys", "without beat")) ?? "at the end"
+                    }
+                    expected.removeFirst(same.count)
+                    withoutBeat = expected
+                }
                 guard comparison.firstDifference == nil else { return }
                 checker.take(events, blockEnd: end)
                 // The reference's output is final before `now`; it moves at inputs, and here every 10 s.
@@ -85,6 +112,9 @@ struct SoakTests {
             Issue.record("soak seed \(SoakTests.seed): \(difference)\n(replay: the script is in the test; TACTUS_SOAK_SEED=\(SoakTests.seed))")
         }
         #expect(checker.problems.isEmpty, "\(checker.problems.prefix(5))")
+        if host == .allKeys {
+            #expect(beatlessDifference == nil && withoutBeat?.isEmpty == true, "the log without time:beat differs: \(beatlessDifference ?? "it has more events")")
+        }
         #expect(comparison.pendingCore.isEmpty && reference.output.isEmpty, "events left unmatched")
         #expect(report.statistics.droppedNoteOns == 0)
         #expect(report.editFailures.isEmpty)
@@ -223,6 +253,8 @@ struct SoakSession {
         case wholeBeat = "on a new beat at block starts, whole beat (Qtractor)"
         /// MusE: every block, beat and barBeat cut down to 384 ticks a beat (§1, rule 1).
         case tickFloor = "every block, beat cut to 384 ticks (MusE)"
+        /// Element, JUCE hosts: every block, every key, `beat` the running beat (§1).
+        case allKeys = "every block, all keys exact (Element)"
         /// One start, then not a single report for the whole session: every onset is
         /// extrapolated from the first anchor, up to a day of frames away.
         case untouched = "untouched: one start, no other report"
@@ -234,6 +266,7 @@ struct SoakSession {
             case .everyBlockBlank: return "send every-block\nkeys beat\natom blank\n"
             case .wholeBeat: return "send on-beat\nkeys qtractor\n"
             case .tickFloor: return "send every-block\nkeys muse\nfloor-ticks 384\n"
+            case .allKeys: return "send every-block\nkeys all\n"
             case .untouched: return "send on-change\nkeys bbt\n"
             }
         }

@@ -87,7 +87,7 @@ struct TransportScriptParsingTests {
             (h + "rate inf\n0 end", 2, "'rate' takes one positive number of frames per second"),
             (h + "rate\n0 end", 2, "'rate' takes one positive number of frames per second"),
             (h + "send sometimes\n0 end", 2, "'send' takes 'on-change', 'every-block' or 'on-beat'"),
-            (h + "keys all\n0 end", 2, "'keys' takes 'bbt', 'beat', 'frame', 'qtractor' or 'muse'"),
+            (h + "keys every\n0 end", 2, "'keys' takes 'bbt', 'beat', 'frame', 'qtractor', 'muse' or 'all'"),
             (h + "round-ticks 0\n0 end", 2, "'round-ticks' takes a positive number of ticks per beat"),
             (h + "round-ticks 19.2\n0 end", 2, "'round-ticks' takes a positive number of ticks per beat"),
             (h + "atom sequence\n0 end", 2, "'atom' takes 'object' or 'blank'"),

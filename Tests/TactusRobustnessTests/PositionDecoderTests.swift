@@ -120,6 +120,7 @@ struct PositionDecoderTests {
             "keys bbt\nround-ticks 1920",  // Ardour: barBeat rounded to its ticks
             "keys bbt\natom blank",  // Carla, given the beat in the bar as `beat` below
             "keys beat", "keys frame", "keys qtractor", "keys muse",
+            "keys all",  // Element, JUCE hosts: every key, the running beat as `beat`
         ]
         for (n, shape) in shapes.enumerated() {
             for seed in UInt64(1)...6 {

@@ -56,17 +56,25 @@ public struct RandomSession {
     /// to Ardour's ticks nor is contradicted by raw positions: its reports then stay
     /// within float noise of the plugin's clock, so what it sends cannot depend on
     /// where blocks start (see `PartitionInvarianceTests`).
+    ///
+    /// `keys` names the host's key set (`keys` of a transport script); by default
+    /// it is drawn: `bbt` (Ardour, jalv, Carla), `beat`, `frame`, `qtractor`, `muse`
+    /// or `all` (Element, JUCE hosts: every key, exact). `everyBlock` says whether
+    /// a host of `bbt`, `beat`, `frame` or `all` reports every block; by default it
+    /// is drawn (three times in ten).
     public mutating func script(
         frames: Int64, edits: [String] = [], allowBadInput: Bool = true, onsets: [Double] = [], loopLength: Double = 0,
-        partitionIndependent: Bool = false
+        partitionIndependent: Bool = false, keys chosenKeys: String? = nil, everyBlock chosenEveryBlock: Bool? = nil
     ) -> String {
         let rate = pick([48000.0, 44100, 96000, 22050, 48000, 44100])
         var text = "tactus-transport 1\nrate \(Int(rate))\n"
         // Qtractor's whole-beat reports and MusE's tick-floor reports (timing contract §1,
         // rule 1) as those hosts send them: on a whole beat's change at block starts, and
         // every block. Both tie the log to the blocks, so partition tests send them on change.
-        let keys = pick(["bbt", "bbt", "bbt", "beat", "frame", "qtractor", "muse"])
-        var everyBlock = chance(0.3)
+        let drawnKeys = pick(["bbt", "bbt", "bbt", "beat", "frame", "qtractor", "muse", "all", "all"])
+        let keys = chosenKeys ?? drawnKeys
+        let drawnEveryBlock = chance(0.3)
+        var everyBlock = chosenEveryBlock ?? drawnEveryBlock
         var send = everyBlock ? "every-block" : "on-change"
         if keys == "qtractor" || keys == "muse" {
             everyBlock = !partitionIndependent && chance(0.7)
@@ -74,7 +82,10 @@ public struct RandomSession {
         }
         text += "send \(send)\n"
         text += "keys \(keys)\n"
-        if keys == "muse" { text += "floor-ticks \(pick([384, 384, 192, 96, 1920]))\n" }
+        // MusE's default division, and every other one it offers (genset.cpp).
+        if keys == "muse" {
+            text += "floor-ticks \(pick([384, 384, 384, 48, 96, 120, 192, 240, 480, 768, 960, 1536, 1920, 3072, 3840, 6144, 7680, 12288, 15360]))\n"
+        }
         if keys == "bbt" && chance(0.25) && !(partitionIndependent && everyBlock) { text += "round-ticks 1920\n" }
 
         // Track the host roughly, to aim nudges at its position.
@@ -166,7 +177,9 @@ public struct RandomSession {
             }
         }
         let stop = frame + Int64(int(0...4000))
-        let end = stop + Int64(int(1...96000))
+        // An on-beat host (Qtractor) reports the stop at the next block start: the
+        // session lasts past the longest block after it, so that it ends stopped.
+        let end = stop + Int64(int(1...96000)) + (send == "on-beat" ? 8192 : 0)
         text += "\(stop) stop\n\(end) end\n"
         return text
     }

@@ -23,7 +23,9 @@ public enum TransportChange: Sendable, Equatable, BitwiseCopyable {
 /// (classification of updates) and §6 (bad updates are ignored whole). Beats
 /// come from the host's own keys (`bar`/`barBeat`, else `beat`), never rebuilt
 /// from frame × tempo while those are available, except where rule 1 of §1
-/// finds them to be a mere floor of the host's beat (`FloorReport`).
+/// finds them to be a mere floor of the host's beat (`FloorReport`), which
+/// it stops doing for good once the host has shown itself exact
+/// (`hostIsExact`).
 ///
 /// Value type; every method is O(1), allocation-free and `@_noLocks`: it is
 /// owned and used by the audio thread.
@@ -74,6 +76,13 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     /// Absolute frame at which that update arrived.
     public var lastHostFrameArrival: Int64 { _lastHostFrameArrival }
     @usableFromInline var _lastHostFrameArrival: Int64 = 0
+    /// An update with `frame`, `bar`, `barBeat` and `beat` has had its `beat`
+    /// on no tick grid MusE can be set to (`FloorReport.liesOnATickGrid`)
+    /// since the last reset: the host sends exact beats (Element, JUCE hosts),
+    /// and no report of it is read as a floor report again (§1, rule 1) until
+    /// deactivation, which resets the clock.
+    public var hostIsExact: Bool { _hostIsExact }
+    @usableFromInline var _hostIsExact = false
 
     /// A stopped transport at beat 0, 120 bpm, 4/4, for a positive finite `sampleRate`.
     public init(sampleRate: Double) {
@@ -127,10 +136,12 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     /// inside the repeat band by more than the doubles' error. It then leaves
     /// the clock exactly as the full path would: the anchor and the rates
     /// untouched (every beat stays on its frame), the bar and the host's frame
-    /// taken. False changes nothing and says nothing: the full path decides.
+    /// taken. False changes nothing and says nothing: the full path decides,
+    /// as it does for the report that first shows a host exact (§1 rule 1).
     ///
-    /// Most updates from a host that reports every block (Carla, MusE) are
-    /// such repeats: decided here in a few comparisons. Inlinable, so that a
+    /// Most updates from a host that reports every block (Ardour, Carla,
+    /// Element) are such repeats: decided here in a few comparisons; MusE's
+    /// and Qtractor's, floor reports, never are. Inlinable, so that a
     /// wrapper's every-block path has it in line (`Sequencer.applyIfCertainRepeat`).
     @_transparent @_noLocks
     public mutating func applyIfCertainRepeat(_ update: PositionUpdate, atFrame frame: Int64) -> Bool {
@@ -148,11 +159,13 @@ public struct TransportClock: Sendable, BitwiseCopyable {
             // Also false when the bar or barBeat is not finite (a NaN compares false).
             guard barStart.magnitude <= limit, barBeat.magnitude <= limit else { return false }
             if let beat = update.beat {
-                // Both keys, with a frame and a bar, may make a floor report (§1 rule 1):
-                // only a report clearly of neither shape is decided here.
                 guard beat.isFinite else { return false }
-                if update.frame != nil && update.bar != nil {
-                    if barBeat == barStart { return false }
+                // Both keys, with a frame and a bar, may make a floor report (§1 rule 1)
+                // until the host has shown itself exact. A beat off every tick grid shows
+                // that: the full path takes note (once); on a grid, only a report clearly
+                // of neither shape is decided here.
+                if update.frame != nil && update.bar != nil && !_hostIsExact {
+                    if !FloorReport.liesOnATickGrid(beat) || barBeat == barStart { return false }
                     let sum = barStart + barBeat
                     let slack = TransportClock.repeatBandBeats + (sum.magnitude + beat.magnitude + 1) * TransportClock.quickTestRelativeMargin
                     if (beat - sum).magnitude <= slack { return false }
@@ -203,12 +216,20 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         guard perBar > 0, perBar <= TransportClock.beatLimit else { return .ignored }
 
         let extrapolated = beat(atFrame: frame)
+        // §1 rule 1: a report with all four keys whose beat lies on no tick grid MusE
+        // can be set to comes from a host that sends exact beats; from it on, that
+        // host's reports are read by rule 2 (or 3), as if `beat` were absent.
+        var exact = _hostIsExact
+        if !exact, update.frame != nil, update.bar != nil, update.barBeat != nil, let beat = update.beat {
+            exact = !FloorReport.liesOnATickGrid(beat)
+        }
         let reported: BeatPosition
-        if let floor = FloorReport(update, bar: newBar, beatsPerBar: perBar), let hostFrame = update.frame {
+        if !exact, let floor = FloorReport(update, bar: newBar, beatsPerBar: perBar), let hostFrame = update.frame {
             // §1 rule 1: the host's beat is only a floor; its frame is exact. If the
             // frame continued ours, the host has not moved and our beat is its beat;
-            // else a host whose tempo has been T since its frame 0 is at frame × T / 60R;
-            // else all we know is the floor.
+            // else, if its frame is the floor's own frame (within one), the floor is
+            // where it is; else a host whose tempo has been T since its frame 0 is at
+            // frame × T / 60R; else all we know is the floor.
             var continued = false
             if isRolling && speed == 1, let last = lastHostFrame {
                 continued = TransportClock.hostFrameContinues(from: last, to: hostFrame, elapsed: frame &- lastHostFrameArrival)
@@ -217,6 +238,8 @@ public struct TransportClock: Sendable, BitwiseCopyable {
                 by: DoubleDouble.twoProduct(hostFrame, tempo) / DoubleDouble.twoProduct(60, sampleRate))
             if continued && floor.admits(extrapolated) {
                 reported = extrapolated
+            } else if TransportClock.isWithinAFrame(fromFrame, of: floor.lowest, tempo: tempo, sampleRate: sampleRate) {
+                reported = floor.lowest
             } else if floor.admits(fromFrame) {
                 reported = fromFrame
             } else {
@@ -249,6 +272,7 @@ public struct TransportClock: Sendable, BitwiseCopyable {
 
         _lastHostFrame = update.frame
         _lastHostFrameArrival = frame
+        _hostIsExact = exact
         let wasRolling = isRolling
         let rateChanged = tempo != beatsPerMinute || newSpeed != speed
         beatsPerMinute = tempo
@@ -294,6 +318,17 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         anchorFrame = frame
         anchorBeat = reported
         return offBy <= TransportClock.correctionBandBeats + TransportClock.bandToleranceBeats ? .correction : .jump
+    }
+
+    /// Whether `fromFrame` (a host's `frame × T / 60R`) lies less than one frame
+    /// at tempo `T` from `floor`: the host's frame is the floor's own frame,
+    /// rounded either way (§1 rule 1). A distance of exactly one frame, common
+    /// with whole frames per beat, is not within: the slack of 1e-9 frame keeps
+    /// the rounding of these doubles (about 1e-16 frame) from deciding it.
+    @_noLocks @inline(__always)
+    static func isWithinAFrame(_ fromFrame: BeatPosition, of floor: BeatPosition, tempo: Double, sampleRate: Double) -> Bool {
+        let frames = fromFrame.exactBeats(since: floor).hi * (60 * sampleRate) / tempo
+        return frames.magnitude < 1 - 1e-9
     }
 
     /// Whether a host's frame went from `last` to `next` while we ran `elapsed`

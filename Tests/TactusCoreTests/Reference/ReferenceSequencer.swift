@@ -25,6 +25,9 @@ struct ReferenceSequencer {
     // §1 rule 1: the host frame of the last update, and where it arrived.
     var lastHostFrame: Double?
     var lastHostFrameArrival: Int64 = 0
+    /// §1 rule 1: a report with frame, bar, barBeat and beat has had its beat on
+    /// no tick grid MusE can be set to since activation: no floor reports any more.
+    var hostIsExact = false
 
     // §2: the anchor.
     var f0: Int64 = 0
@@ -168,10 +171,19 @@ struct ReferenceSequencer {
         if newTempo < 0 || newTempo > 1000 || abs(newSpeed) > 1000 { coverage["ignored", default: 0] += 1; return }
         if newBpb <= .zero || newBpb > Q(Int64(1) << 32) { coverage["ignored", default: 0] += 1; return }
         let e = beat(at: f)
+        // §1 rule 1, from the contract's text: all four keys with a beat on no tick grid
+        // MusE offers mark the host exact until deactivation; it is never read as a floor again.
+        var exact = hostIsExact
+        if !exact, u.frame != nil, u.bar != nil, u.barBeat != nil, let b = u.beat {
+            exact = !ReferenceSequencer.onAMusETickGrid(b)
+            if exact { coverage["host shown exact", default: 0] += 1 }
+        }
         let reported: Q
-        if let floor = floorRange(u, bar: newBar, beatsPerBar: newBpb), let hostFrame = u.frame {
+        if !exact, let floor = floorRange(u, bar: newBar, beatsPerBar: newBpb), let hostFrame = u.frame {
             // §1 rule 1, from the contract's text: our beat if the host's frame continued
-            // ours, else frame × T / 60R, whichever lies in the floor's range; else the floor.
+            // ours; else the floor if the host's frame is less than one frame from the
+            // floor's (lo × 60R / T); else frame × T / 60R; whichever lies in the floor's
+            // range; else the floor.
             // Continued: advanced by our frames, to within a 32-bit float's precision there.
             var continued = false
             if rolling && speedDouble == 1, let last = lastHostFrame {
@@ -183,9 +195,13 @@ struct ReferenceSequencer {
                 let margin = Q(BigInt(1), BigInt(960))
                 return x >= floor.lowest - margin && x < floor.lowest + floor.width + margin
             }
+            let floorFrame = floor.lowest * Q(Int64(60)) * sampleRate / Q(newTempo)
             if continued && admits(e) {
                 coverage["floor report: our beat", default: 0] += 1
                 reported = e
+            } else if newTempo > 0 && (Q(hostFrame) - floorFrame).magnitude < Q(Int64(1)) {
+                coverage["floor report: the floor at its frame", default: 0] += 1
+                reported = floor.lowest
             } else if admits(fromFrame) {
                 coverage["floor report: frame × T / 60R", default: 0] += 1
                 reported = fromFrame
@@ -210,6 +226,7 @@ struct ReferenceSequencer {
 
         lastHostFrame = u.frame
         lastHostFrameArrival = f
+        hostIsExact = exact
         let wasRolling = rolling
         let rateChanged = tempoDouble != newTempo || speedDouble != newSpeed
         tempo = Q(newTempo); tempoDouble = newTempo
@@ -258,6 +275,17 @@ struct ReferenceSequencer {
             return (barStart + Q(barBeat), Q(BigInt(1), BigInt(16)))
         }
         return nil
+    }
+
+    /// §1 rule 1: `beat × D` within `(|beat × D| + D) × 2^-50` of a whole number,
+    /// for D = 12288 or 15360 (every division MusE offers divides one of them).
+    static func onAMusETickGrid(_ beat: Double) -> Bool {
+        for d in [Int64(12288), 15360] {
+            let ticks = Q(beat) * Q(d)
+            let nearest = (ticks + Q(BigInt(1), BigInt(2))).floor
+            if (ticks - Q(nearest)).magnitude <= (ticks.magnitude + Q(d)) * Q(BigInt(1), BigInt(1) << 50) { return true }
+        }
+        return false
     }
 
     mutating func allNotesOff(at f: Int64) {

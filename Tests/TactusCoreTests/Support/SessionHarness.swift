@@ -1,3 +1,4 @@
+import Testing
 import TactusCore
 import TactusTestSupport
 import TactusOffline
@@ -151,6 +152,32 @@ func partitionCheck(pattern: String, script: String, seed: UInt64, gen: inout Ra
         }
     }
     return .success(random.report.blocks + fixed.report.blocks)
+}
+
+/// The block-partition property (`partitionCheck`) on random sessions, seed
+/// after seed from `firstSeed`, until `blockBudget` blocks and at least
+/// `minimumSessions` sessions have been rendered; `session` makes each one's
+/// pattern and script from its seed and generator. The first failure is
+/// recorded as an issue and ends the run. Returns the sessions and blocks rendered.
+@discardableResult
+func checkPartitions(
+    firstSeed: UInt64, blockBudget: Int, minimumSessions: Int,
+    session: (UInt64, inout RandomSession) -> (pattern: String, script: String)
+) throws -> (sessions: Int, blocks: Int) {
+    var blocks = 0, sessions = 0, seed = firstSeed
+    while blocks < blockBudget || sessions < minimumSessions {
+        var gen = RandomSession(seed: seed)
+        let (pattern, script) = session(seed, &gen)
+        switch try partitionCheck(pattern: pattern, script: script, seed: seed, gen: &gen) {
+        case .success(let n): blocks += n
+        case .failure(let failure):
+            Issue.record("\(failure)")
+            return (sessions, blocks)
+        }
+        seed += 1
+        sessions += 1
+    }
+    return (sessions, blocks)
 }
 
 /// Why a session broke the block-partition property.
