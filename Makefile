@@ -145,7 +145,7 @@ bounce-test: tools deps-test
 	@BUILD=$(BUILD_DIR) Tests/CommandLine/bounce-test
 
 # The editor (tactus_ui.so) as a person meets it, headless: two instances in the
-# project's test host (Sources/tactus-editorhost) under Xvfb, real X input
+# project's test host (Sources/Hosts/tactus-editorhost) under Xvfb, real X input
 # through xdotool, messages and pixels checked, a monkey, valgrind (Tests/Editor);
 # planetblupi's MIDI music is the real material a frame is timed on.
 EDITOR_TEST_PACKAGES := xvfb xdotool imagemagick valgrind planetblupi-music-midi
@@ -256,35 +256,35 @@ FUZZ_SECONDS ?= 600
 FUZZ_RUNS    ?= 10000000
 FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -I Fuzz/Modules -I $(FUZZ_DIR)
 FUZZ_HOSTED  := $(shell find -L Sources/TactusLV2Hosted -name '*.swift' 2>/dev/null | sort)
-FUZZ_HOSTKIT := $(sort $(wildcard Sources/LV2HostKit/*.swift))
+FUZZ_HOSTKIT := $(sort $(wildcard Sources/Hosts/LV2HostKit/*.swift))
 FUZZ_CHECKS  := $(sort $(wildcard Fuzz/Targets/*.swift))
 
 # (Kept: make would delete these as intermediates of the pattern rule below.)
 .SECONDARY: $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o
 
-$(FUZZ_DIR)/clv2-shim.o: Sources/CLV2/shim.c Sources/CLV2/include/CLV2.h
+$(FUZZ_DIR)/clv2-shim.o: Sources/C/CLV2/shim.c Sources/C/CLV2/include/CLV2.h
 	@mkdir -p $(FUZZ_DIR)
 	@echo "tactus: fuzz: $(@F)"
-	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CLV2/include $< -o $@
+	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CLV2/include $< -o $@
 
-$(FUZZ_DIR)/clv2-descriptor.o: Sources/CLV2Descriptor/descriptor.c Sources/CLV2/include/CLV2.h
+$(FUZZ_DIR)/clv2-descriptor.o: Sources/C/CLV2Descriptor/descriptor.c Sources/C/CLV2/include/CLV2.h
 	@mkdir -p $(FUZZ_DIR)
 	@echo "tactus: fuzz: $(@F)"
-	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CLV2/include $< -o $@
+	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CLV2/include $< -o $@
 
-$(FUZZ_DIR)/log_capture.o: Sources/CInProcessHost/log_capture.c Sources/CInProcessHost/include/CInProcessHost.h
+$(FUZZ_DIR)/log_capture.o: Sources/C/CInProcessHost/log_capture.c Sources/C/CInProcessHost/include/CInProcessHost.h
 	@mkdir -p $(FUZZ_DIR)
 	@echo "tactus: fuzz: $(@F)"
-	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/CInProcessHost/include $< -o $@
+	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CInProcessHost/include $< -o $@
 
 # The host kit, without coverage: the fuzzers steer the plugin, not the host.
-$(FUZZ_DIR)/LV2HostKit.o: $(FUZZ_HOSTKIT) Sources/CLV2/include/CLV2.h Fuzz/Modules/module.modulemap
+$(FUZZ_DIR)/LV2HostKit.o: $(FUZZ_HOSTKIT) Sources/C/CLV2/include/CLV2.h Fuzz/Modules/module.modulemap
 	@mkdir -p $(FUZZ_DIR)
 	@echo "tactus: fuzz: the LV2HostKit module (no coverage: the fuzzers steer the plugin)"
 	@$(FUZZ_SWIFTC) -module-name LV2HostKit $(FUZZ_SAN) -wmo -emit-module \
 	    -emit-module-path $(FUZZ_DIR)/LV2HostKit.swiftmodule -c $(FUZZ_HOSTKIT) -o $@
 
-$(FUZZ_DIR)/TactusLV2Hosted.o: $(FUZZ_HOSTED) $(FUZZ_DIR)/LV2HostKit.o Sources/CLV2/include/CLV2.h Sources/CInProcessHost/include/CInProcessHost.h Fuzz/Modules/module.modulemap
+$(FUZZ_DIR)/TactusLV2Hosted.o: $(FUZZ_HOSTED) $(FUZZ_DIR)/LV2HostKit.o Sources/C/CLV2/include/CLV2.h Sources/C/CInProcessHost/include/CInProcessHost.h Fuzz/Modules/module.modulemap
 	@mkdir -p $(FUZZ_DIR)
 	@echo "tactus: fuzz: the TactusLV2Hosted module (the plugin's sources, with libFuzzer's edge counters)"
 	@$(FUZZ_SWIFTC) -module-name TactusLV2Hosted $(FUZZ_SAN) -sanitize-coverage=edge,inline-8bit-counters,pc-table -wmo -emit-module \
