@@ -41,7 +41,7 @@ BIN_INSTALL_DIR := $(DESTDIR)$(PREFIX)/bin
 endif
 
 .PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
-.PHONY: deps-test deps-demo cli-test cli-without-swift bounce-test readme-test editor-test
+.PHONY: nolocks-check deps-test deps-demo cli-test cli-without-swift bounce-test readme-test editor-test
 
 all: plugin cli
 
@@ -61,13 +61,63 @@ deps-demo:
 cli: deps
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus --static-swift-stdlib
 
-# The plugin target compiles the core in Embedded Swift: a slip out of its
-# subset, or an allocation on the audio path, fails here.
-plugin: deps
-	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product TactusLV2
-	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product TactusUI
-	cp $(BUILD_DIR)/libTactusLV2.so plugin.lv2/tactus.so
-	cp $(BUILD_DIR)/libTactusUI.so plugin.lv2/tactus_ui.so
+# --- The plugin and its editor: Embedded Swift, built with swiftc -------------------------
+#
+# SwiftPM builds every module as normal Swift (the tools, the tests, the hosted
+# plugin of the fuzzers and sanitizers). The two .so files of the bundle are
+# Embedded Swift: the same module folders compiled here under the same module
+# names, in dependency order, into one build folder, so that a glue file's
+# `import TactusEngine` is the same line in both builds. A slip out of the
+# Embedded subset, or an allocation or lock on the audio path (@_noLocks),
+# fails here. Each module is one whole-module compilation (-wmo, which
+# @_noLocks needs to see every callee); a module is one $(eval ...) line
+# below (name, folder, the modules it imports), and a .so lists the modules it
+# links. (The plugin needs libc alone; the editor adds libm, libX11 and libcairo.)
+EMBEDDED_DIR    := .build/embedded
+EMBEDDED_SWIFTC := $(SWIFT)c -swift-version 6 -O -g -parse-as-library -wmo -enable-experimental-feature Embedded \
+    -Xfrontend -disable-stack-protector -Xfrontend -function-sections -Xcc -fPIC -package-name tactus \
+    -I $(EMBEDDED_DIR) -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include -I Sources/C/CLV2UI/include
+EMBEDDED_CC     := clang -O2 -g -fPIC -I Sources/C/CLV2/include
+
+# $(call EMBEDDED_MODULE,NAME,FOLDER,IMPORTED MODULES)
+define EMBEDDED_MODULE
+$(EMBEDDED_DIR)/$(1).o: $(shell find $(2) -name '*.swift' 2>/dev/null | sort) $(foreach m,$(3),$(EMBEDDED_DIR)/$(m).o) $(wildcard Sources/C/*/include/*.h)
+	@mkdir -p $(EMBEDDED_DIR)
+	@echo "tactus: embedded: $(1) ($(2))"
+	$$(BUILD_GATE) $(EMBEDDED_SWIFTC) -module-name $(1) -emit-module -emit-module-path $(EMBEDDED_DIR)/$(1).swiftmodule \
+	    -c $$(filter %.swift,$$^) -o $$@
+endef
+# One line per module, in dependency order (28b adds the atom codec, LV2Atoms, here).
+$(eval $(call EMBEDDED_MODULE,TactusEngine,Sources/Engine,))
+$(eval $(call EMBEDDED_MODULE,TactusModel,Sources/Model/TactusModel,TactusEngine))
+$(eval $(call EMBEDDED_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,TactusEngine TactusModel))
+$(eval $(call EMBEDDED_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,TactusEngine TactusModel))
+$(eval $(call EMBEDDED_MODULE,TactusUI,Sources/Formats/LV2/TactusUI,TactusEngine TactusModel TactusEditorModel))
+
+$(EMBEDDED_DIR)/clv2-shim.c.o: Sources/C/CLV2/shim.c $(wildcard Sources/C/CLV2/include/*.h)
+	@mkdir -p $(EMBEDDED_DIR)
+	$(BUILD_GATE) $(EMBEDDED_CC) -c $< -o $@
+$(EMBEDDED_DIR)/clv2-descriptor.c.o: Sources/C/CLV2Descriptor/descriptor.c $(wildcard Sources/C/CLV2*/include/*.h)
+	@mkdir -p $(EMBEDDED_DIR)
+	$(BUILD_GATE) $(EMBEDDED_CC) -I Sources/C/CLV2Descriptor/include -c $< -o $@
+$(EMBEDDED_DIR)/clv2ui-descriptor.c.o: Sources/C/CLV2UI/descriptor.c $(wildcard Sources/C/CLV2*/include/*.h)
+	@mkdir -p $(EMBEDDED_DIR)
+	$(BUILD_GATE) $(EMBEDDED_CC) -I Sources/C/CLV2UI/include -c $< -o $@
+
+EMBEDDED_LINK := $(SWIFT)c -emit-library -enable-experimental-feature Embedded -g -Xlinker --gc-sections
+
+PLUGIN_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,TactusEngine.o TactusModel.o TactusLV2.o clv2-shim.c.o clv2-descriptor.c.o)
+$(EMBEDDED_DIR)/tactus.so: $(PLUGIN_OBJECTS) Sources/Formats/LV2/TactusLV2/exports.map
+	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(PLUGIN_OBJECTS) -Xlinker --version-script=Sources/Formats/LV2/TactusLV2/exports.map
+
+EDITOR_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,TactusEngine.o TactusModel.o TactusEditorModel.o TactusUI.o clv2-shim.c.o clv2ui-descriptor.c.o)
+$(EMBEDDED_DIR)/tactus_ui.so: $(EDITOR_OBJECTS) Sources/Formats/LV2/TactusUI/exports.map
+	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(EDITOR_OBJECTS) -lX11 -lcairo -lm \
+	    -Xlinker --version-script=Sources/Formats/LV2/TactusUI/exports.map -Xlinker -z -Xlinker defs
+
+plugin: deps $(EMBEDDED_DIR)/tactus.so $(EMBEDDED_DIR)/tactus_ui.so
+	cp $(EMBEDDED_DIR)/tactus.so plugin.lv2/tactus.so
+	cp $(EMBEDDED_DIR)/tactus_ui.so plugin.lv2/tactus_ui.so
 	@mkdir -p $(LV2_PATH_LOCAL) && ln -sfn ../../plugin.lv2 $(LV2_PATH_LOCAL)/tactus.lv2
 	@echo "tactus: built plugin.lv2/tactus.so and its editor tactus_ui.so (LV2_PATH=$(LV2_PATH_LOCAL) finds them)"
 
@@ -132,8 +182,13 @@ cli-test: tools deps-test
 # XCTest's "Executed 0 tests". A plain make does not (a newer compiler's
 # deprecation must not stop a user's build).
 test: BUILD_GATE := scripts/no-warnings
-test: deps deps-test plugin validate load-without-swift cli-without-swift test-unit cli-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
+test: deps deps-test nolocks-check plugin validate load-without-swift cli-without-swift test-unit cli-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
+
+# The engine's rule (docs/architecture.md): every public entry point of
+# TactusEngine is @_noLocks, apart from the construction-time allow-list.
+nolocks-check:
+	@scripts/nolocks-check
 
 # README.md against the program (scripts/readme-check): its commands run and
 # their output compared, its synopsis, package list, tree, libraries and counts.
@@ -229,11 +284,11 @@ clean:
 
 # --- Robustness (docs/robustness.md): fuzzing, sanitizers, the soak -----------------------
 #
-# libFuzzer and the sanitizers need the plugin's sources built as normal Swift:
-# Sources/TactusLV2Hosted compiles them (glue and core, through a link) with an
-# in-process host. The fuzzers are built with swiftc, not SwiftPM, because
-# libFuzzer brings its own main. Coverage is recorded in the plugin's module
-# only, as edge counters: the comparison tracing that -sanitize=fuzzer adds
+# libFuzzer and the sanitizers need the plugin's modules built as normal Swift,
+# with an in-process host (Sources/Hosts/InProcessHost). The fuzzers are built
+# with swiftc, not SwiftPM, because libFuzzer brings its own main. Coverage is
+# recorded in the plugin's modules only (the engine, the model, the editor's
+# model, the LV2 glue), as edge counters: the comparison tracing that -sanitize=fuzzer adds
 # cost 2.5 times the executions in the renderer's inner loop, and the targets
 # build their structured values themselves (the parser has a dictionary). The
 # fuzz targets' own checks (Fuzz/Targets) are built with ASan alone.
@@ -254,10 +309,9 @@ endif
 FUZZ_TARGETS := plugin-run pattern-parser state-restore smf-reader editor-sync
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS    ?= 10000000
-FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -I Fuzz/Modules -I $(FUZZ_DIR)
-FUZZ_HOSTED  := $(shell find -L Sources/TactusLV2Hosted -name '*.swift' 2>/dev/null | sort)
-FUZZ_HOSTKIT := $(sort $(wildcard Sources/Hosts/LV2HostKit/*.swift))
-FUZZ_CHECKS  := $(sort $(wildcard Fuzz/Targets/*.swift))
+FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -package-name tactus -I $(FUZZ_DIR) \
+    -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include -I Sources/C/CInProcessHost/include
+FUZZ_COVERAGE := -sanitize-coverage=edge,inline-8bit-counters,pc-table
 
 # (Kept: make would delete these as intermediates of the pattern rule below.)
 .SECONDARY: $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o
@@ -270,33 +324,34 @@ $(FUZZ_DIR)/clv2-shim.o: Sources/C/CLV2/shim.c Sources/C/CLV2/include/CLV2.h
 $(FUZZ_DIR)/clv2-descriptor.o: Sources/C/CLV2Descriptor/descriptor.c Sources/C/CLV2/include/CLV2.h
 	@mkdir -p $(FUZZ_DIR)
 	@echo "tactus: fuzz: $(@F)"
-	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CLV2/include $< -o $@
+	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include $< -o $@
 
 $(FUZZ_DIR)/log_capture.o: Sources/C/CInProcessHost/log_capture.c Sources/C/CInProcessHost/include/CInProcessHost.h
 	@mkdir -p $(FUZZ_DIR)
 	@echo "tactus: fuzz: $(@F)"
 	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CInProcessHost/include $< -o $@
 
-# The host kit, without coverage: the fuzzers steer the plugin, not the host.
-$(FUZZ_DIR)/LV2HostKit.o: $(FUZZ_HOSTKIT) Sources/C/CLV2/include/CLV2.h Fuzz/Modules/module.modulemap
+# $(call FUZZ_MODULE,NAME,FOLDER,IMPORTED MODULES,EXTRA FLAGS): one module, whole-module.
+define FUZZ_MODULE
+$(FUZZ_DIR)/$(1).o: $(shell find $(2) -name '*.swift' 2>/dev/null | sort) $(foreach m,$(3),$(FUZZ_DIR)/$(m).o) $(wildcard Sources/C/*/include/*.h)
 	@mkdir -p $(FUZZ_DIR)
-	@echo "tactus: fuzz: the LV2HostKit module (no coverage: the fuzzers steer the plugin)"
-	@$(FUZZ_SWIFTC) -module-name LV2HostKit $(FUZZ_SAN) -wmo -emit-module \
-	    -emit-module-path $(FUZZ_DIR)/LV2HostKit.swiftmodule -c $(FUZZ_HOSTKIT) -o $@
-
-$(FUZZ_DIR)/TactusLV2Hosted.o: $(FUZZ_HOSTED) $(FUZZ_DIR)/LV2HostKit.o Sources/C/CLV2/include/CLV2.h Sources/C/CInProcessHost/include/CInProcessHost.h Fuzz/Modules/module.modulemap
-	@mkdir -p $(FUZZ_DIR)
-	@echo "tactus: fuzz: the TactusLV2Hosted module (the plugin's sources, with libFuzzer's edge counters)"
-	@$(FUZZ_SWIFTC) -module-name TactusLV2Hosted $(FUZZ_SAN) -sanitize-coverage=edge,inline-8bit-counters,pc-table -wmo -emit-module \
-	    -emit-module-path $(FUZZ_DIR)/TactusLV2Hosted.swiftmodule -c $(FUZZ_HOSTED) -o $@
-
-$(FUZZ_DIR)/TactusFuzzTargets.o: $(FUZZ_CHECKS) $(FUZZ_DIR)/TactusLV2Hosted.o
-	@echo "tactus: fuzz: the TactusFuzzTargets module (the targets' checks)"
-	@$(FUZZ_SWIFTC) -module-name TactusFuzzTargets $(FUZZ_SAN) -wmo -emit-module \
-	    -emit-module-path $(FUZZ_DIR)/TactusFuzzTargets.swiftmodule -c $(FUZZ_CHECKS) -o $@
+	@echo "tactus: fuzz: the $(1) module ($(2))"
+	@$(FUZZ_SWIFTC) -module-name $(1) $(FUZZ_SAN) $(4) -wmo -emit-module \
+	    -emit-module-path $(FUZZ_DIR)/$(1).swiftmodule -c $$(filter %.swift,$$^) -o $$@
+endef
+# The plugin's modules, with libFuzzer's edge counters.
+$(eval $(call FUZZ_MODULE,TactusEngine,Sources/Engine,,$(FUZZ_COVERAGE)))
+$(eval $(call FUZZ_MODULE,TactusModel,Sources/Model/TactusModel,TactusEngine,$(FUZZ_COVERAGE)))
+$(eval $(call FUZZ_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,TactusEngine TactusModel,$(FUZZ_COVERAGE)))
+$(eval $(call FUZZ_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,TactusEngine TactusModel,$(FUZZ_COVERAGE)))
+# The host's side and the targets' own checks, without coverage: the fuzzers steer the plugin, not the host.
+$(eval $(call FUZZ_MODULE,LV2HostKit,Sources/Hosts/LV2HostKit,,))
+$(eval $(call FUZZ_MODULE,TactusInProcessHost,Sources/Hosts/InProcessHost,LV2HostKit TactusLV2,))
+$(eval $(call FUZZ_MODULE,TactusFuzzTargets,Fuzz/Targets,TactusInProcessHost TactusEditorModel,))
+FUZZ_MODULES := TactusEngine TactusModel TactusEditorModel TactusLV2 LV2HostKit TactusInProcessHost TactusFuzzTargets
 
 # (The linker's "Cannot export local symbol" warnings about ASan's helpers are noise.)
-$(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(FUZZ_DIR)/TactusFuzzTargets.o $(FUZZ_DIR)/TactusLV2Hosted.o $(FUZZ_DIR)/LV2HostKit.o \
+$(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(foreach m,$(FUZZ_MODULES),$(FUZZ_DIR)/$(m).o) \
 	    $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/log_capture.o
 	@rm -f $@
 	@echo "tactus: fuzz: $(@F), linked with libFuzzer"
@@ -319,20 +374,21 @@ fuzz-smoke: deps fuzz-build
 	@$(call FUZZ_EACH,5,$(FUZZ_RUNS),smoke)
 
 # 24 simulated hours at 96 kHz for each kind of host, against the reference model
-# (Tests/TactusCoreTests/SoakTests.swift); make test runs one simulated hour of it.
+# (Tests/Engine/TactusEngineTests/SoakTests.swift); make test runs one simulated hour of it.
 SOAK_HOURS ?= 24
 soak: deps
 	$(SWIFT) build -c $(CONFIG) --build-tests
 	TACTUS_SOAK_HOURS=$(SOAK_HOURS) $(SWIFT) test -c $(CONFIG) --skip-build --disable-xctest --filter SoakTests
 
 # Every test under a sanitizer, each in its own build folder. Every target builds
-# with it, the Embedded plugin included. Under ASan the plugin's own tests
-# (Tests/TactusLV2Tests) load that sanitized tactus.so (a bundle in the build
-# folder) into the sanitized test host; under TSan they load plugin.lv2/tactus.so,
-# because the sanitized one needs __tsan_external_write, which the host's TSan
-# runtime does not export (lilv: "undefined symbol"). The in-process tests
-# (Tests/TactusRobustnessTests) run the same sources as normal Swift under both,
-# threads included. The Swift runtime's crash handler is turned off: it would run
+# with it (SwiftPM builds the plugin's modules as normal Swift; the bundle's
+# Embedded .so files come from make plugin). Under ASan the plugin's tests
+# through tactus-lv2host (Tests/Formats/LV2/TactusLV2Tests) load the sanitized
+# hosted plugin, SwiftPM's libTactusLV2.so (a bundle in the build folder), into
+# the sanitized test host; under TSan they load plugin.lv2/tactus.so, because a
+# sanitized one needs __tsan_external_write, which the host's TSan runtime does
+# not export (lilv: "undefined symbol"). The in-process tests (the same target)
+# run the same modules under both, threads included. The Swift runtime's crash handler is turned off: it would run
 # inside a sanitizer's report.
 SANITIZED_BUNDLE = mkdir -p $(1)/plugin.lv2 && cp plugin.lv2/*.ttl $(1)/plugin.lv2/ && cp $(1)/$(CONFIG)/libTactusLV2.so $(1)/plugin.lv2/tactus.so
 

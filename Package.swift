@@ -21,77 +21,64 @@ let package = Package(
         .executable(name: "tactus-editorhost", targets: ["tactus-editorhost"]),
         // Preloaded into a host to count allocator and lock calls inside run().
         .library(name: "TactusRTCheck", type: .dynamic, targets: ["TactusRTCheck"]),
-        .library(name: "TactusCore", targets: ["TactusCore"]),
+        // The engine and the pattern model (used by the benchmarks' package).
+        .library(name: "TactusEngine", targets: ["TactusEngine"]),
+        .library(name: "TactusModel", targets: ["TactusModel"]),
         // Transport scripts, the simulated host, SplitMix64 (used by the benchmarks).
         .library(name: "TactusOffline", targets: ["TactusOffline"]),
-        // The LV2 plugin binary (copied into plugin.lv2/ by the Makefile).
+        // The plugin as normal Swift, loaded by make test-asan (the bundle's
+        // plugin.lv2/tactus.so and tactus_ui.so are Embedded Swift, built by make plugin).
         .library(name: "TactusLV2", type: .dynamic, targets: ["TactusLV2"]),
-        // The pattern editor, an LV2 X11 UI (copied into plugin.lv2/ by the Makefile).
-        .library(name: "TactusUI", type: .dynamic, targets: ["TactusUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
     ],
     targets: [
-        // MARK: Engine and model (Sources/TactusCore)
+        // MARK: Engine and model (Sources/Engine, Sources/Model): pure Swift, no Foundation,
+        // inside the Embedded subset (the Makefile also builds them with Embedded Swift,
+        // under the same names, into the plugin and its editor).
 
-        // The realtime core: pure Swift, no Foundation, kept inside the Embedded subset.
-        // Whole-module compilation lets `@_noLocks` see every callee in the module.
-        .target(name: "TactusCore", swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
-        // The one Embedded Swift build of the core (its sources, through the Core
-        // link), used by the plugin and by its UI: each .so needs libc alone (the UI
-        // adds libX11 and libcairo).
-        .target(
-            name: "TactusCoreEmbedded",
-            swiftSettings: [
-                .enableExperimentalFeature("Embedded"),
-                .unsafeFlags(["-wmo", "-Xfrontend", "-disable-stack-protector", "-Xfrontend", "-function-sections"]),
-            ]),
+        // What the audio thread runs: time, transport, render, hand-over, the snapshot it
+        // plays, the sequencer and the audio side of the editor's protocol. Every public
+        // entry point is `@_noLocks` (scripts/nolocks-check, docs/architecture.md);
+        // whole-module compilation lets `@_noLocks` see every callee in the module.
+        .target(name: "TactusEngine", path: "Sources/Engine", swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
+        // The pattern (its parser, writer, errors, note names), the one snapshot builder,
+        // MIDI files, the text transfer: used by the worker, the editor and the tools.
+        .target(name: "TactusModel", dependencies: ["TactusEngine"], path: "Sources/Model/TactusModel"),
+        // The editor's model: the piano roll's document, geometry, selection and history.
+        .target(name: "TactusEditorModel", dependencies: ["TactusEngine", "TactusModel"], path: "Sources/Model/TactusEditorModel"),
 
         // MARK: Formats (Sources/Formats): the thin wrappers a host loads or runs
 
-        // The LV2 glue, built with Embedded Swift on the Embedded core.
+        // The LV2 glue. Here a normal Swift module (the hosted build: the in-process
+        // host, the sanitizers, libFuzzer); `make plugin` compiles the same folder with
+        // Embedded Swift into plugin.lv2/tactus.so. The dynamic product is the hosted
+        // plugin that make test-asan loads.
         .target(
-            name: "TactusLV2", dependencies: ["CLV2", "CLV2Descriptor", "TactusCoreEmbedded"],
+            name: "TactusLV2", dependencies: ["CLV2", "CLV2Descriptor", "TactusEngine", "TactusModel"],
             path: "Sources/Formats/LV2/TactusLV2",
             exclude: ["exports.map"],
-            swiftSettings: [
-                .enableExperimentalFeature("Embedded"),
-                .unsafeFlags(["-wmo", "-Xfrontend", "-disable-stack-protector", "-Xfrontend", "-function-sections"]),
-            ],
+            swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])],
             linkerSettings: [.unsafeFlags([
                 "-Xlinker", "--version-script=\(root)/Sources/Formats/LV2/TactusLV2/exports.map", "-Xlinker", "--gc-sections",
             ])]),
-        // The pattern editor (ui:X11UI), Embedded Swift on the same Embedded core as
-        // the plugin: the .so needs libc, libX11 and libcairo, and exports lv2ui_descriptor.
+        // The pattern editor (ui:X11UI). Here a normal Swift module, so that every build
+        // type-checks it; `make plugin` compiles it with Embedded Swift into
+        // plugin.lv2/tactus_ui.so (libc, libX11 and libcairo; exports lv2ui_descriptor).
         .target(
-            name: "TactusUI", dependencies: ["CLV2", "CLV2UI", "TactusCoreEmbedded"],
+            name: "TactusUI", dependencies: ["CLV2", "CLV2UI", "TactusEngine", "TactusModel", "TactusEditorModel"],
             path: "Sources/Formats/LV2/TactusUI",
-            exclude: ["exports.map"],
-            swiftSettings: [
-                .enableExperimentalFeature("Embedded"),
-                .unsafeFlags(["-wmo", "-Xfrontend", "-disable-stack-protector", "-Xfrontend", "-function-sections"]),
-            ],
-            linkerSettings: [.unsafeFlags([
-                "-Xlinker", "--version-script=\(root)/Sources/Formats/LV2/TactusUI/exports.map", "-Xlinker", "--gc-sections",
-                "-Xlinker", "-z", "-Xlinker", "defs",
-            ])]),
-        // The plugin's sources (glue and core, through the Plugin and Core links) as a normal
-        // Swift module, with an in-process host: what sanitizers and libFuzzer run.
-        // The link is the only way to build the same sources a second time with
-        // sanitizer and coverage instrumentation, as a normal (not Embedded) module.
-        .target(
-            name: "TactusLV2Hosted", dependencies: ["CLV2", "CLV2Descriptor", "CInProcessHost", "LV2HostKit"], exclude: ["Plugin/exports.map"],
-            swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
+            exclude: ["exports.map"]),
         // JACK: the client, the transport follower and master, the recorder used by
         // tests and the demo.
-        .target(name: "TactusJack", dependencies: ["CJack", "TactusCore", "TactusOffline"], path: "Sources/Formats/JACK/TactusJack"),
+        .target(name: "TactusJack", dependencies: ["CJack", "TactusEngine", "TactusModel", "TactusOffline"], path: "Sources/Formats/JACK/TactusJack"),
         // `tactus jack`: the sequencer as a JACK client, a thin wrapper of the
-        // core's engine. `@_noLocks` on its process callback checks across the
-        // module line: the core's public `@_noLocks` methods and `@inlinable` queue.
+        // engine. `@_noLocks` on its process callback checks across the
+        // module line: the engine's public `@_noLocks` methods and `@inlinable` queue.
         .target(
-            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusCore", "TactusJack", "FileIO"],
+            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusJack", "FileIO"],
             path: "Sources/Formats/JACK/TactusJackSequencer",
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
 
@@ -106,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "tactus",
             dependencies: [
-                "TactusCore", "TactusOffline", "TactusJack", "TactusJackSequencer", "FileIO", "TactusBounce", "TactusCommandLine",
+                "TactusEngine", "TactusModel", "TactusOffline", "TactusJack", "TactusJackSequencer", "FileIO", "TactusBounce", "TactusCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Tools/tactus",
@@ -115,14 +102,14 @@ let package = Package(
         // progress line, printf formats, paths, threads, the monotonic clock.
         .target(name: "TactusCommandLine", dependencies: ["FileIO"], path: "Sources/Tools/TactusCommandLine"),
         // Files written whole or not at all (temporary file and rename) and read whole, with the system's reason on failure.
-        .target(name: "FileIO", dependencies: ["TactusCore"], path: "Sources/Tools/FileIO"),
+        .target(name: "FileIO", dependencies: ["TactusEngine", "TactusModel"], path: "Sources/Tools/FileIO"),
         // The offline host: transport scripts, a simulated host, event logs.
-        .target(name: "TactusOffline", dependencies: ["TactusCore"], path: "Sources/Tools/TactusOffline"),
+        .target(name: "TactusOffline", dependencies: ["TactusEngine", "TactusModel"], path: "Sources/Tools/TactusOffline"),
         // tactus bounce: schedules of exact frames rendered through libfluidsynth or an
         // LV2 instrument (lilv, the host kit) into WAV or FLAC (libsndfile); docs/bounce.md.
         .target(
             name: "TactusBounce",
-            dependencies: ["TactusCore", "TactusOffline", "FileIO", "CFluidSynth", "CSndFile", "CLilv", "CTestHost", "LV2HostKit", "CLV2"],
+            dependencies: ["TactusEngine", "TactusModel", "TactusOffline", "FileIO", "CFluidSynth", "CSndFile", "CLilv", "CTestHost", "LV2HostKit", "CLV2"],
             path: "Sources/Tools/TactusBounce"),
 
         // MARK: Hosts (Sources/Hosts): the project's own LV2 hosts and realtime check
@@ -135,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "tactus-lv2host",
             dependencies: [
-                "CLilv", "CTestHost", "CRTCheckHooks", "LV2HostKit", "TactusCore", "TactusOffline",
+                "CLilv", "CTestHost", "CRTCheckHooks", "LV2HostKit", "TactusEngine", "TactusModel", "TactusEditorModel", "TactusOffline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Hosts/tactus-lv2host",
@@ -148,7 +135,7 @@ let package = Package(
         // Tools for the live host tests: probe logs to fixtures, ideal sessions.
         .executableTarget(
             name: "tactus-hosttest",
-            dependencies: ["TactusCore", "TactusOffline", "TactusJack", "FileIO", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["TactusEngine", "TactusModel", "TactusOffline", "TactusJack", "FileIO", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/Hosts/tactus-hosttest"),
         // The editor's test host, in C: two instances of tactus_ui.so under windows of
         // its own, idled like a host's UI thread, every write_function call logged.
@@ -158,10 +145,18 @@ let package = Package(
         // The realtime check: an interposer preloaded into a host, counting allocator
         // and lock calls between the hooks the hosts call around audio-thread work.
         .target(name: "TactusRTCheck", path: "Sources/Hosts/TactusRTCheck"),
+        // The plugin in this process (the hosted TactusLV2): what the fuzzers, the
+        // sanitizers and the robustness tests run.
+        .target(
+            name: "TactusInProcessHost", dependencies: ["TactusLV2", "CLV2", "CInProcessHost", "LV2HostKit"],
+            path: "Sources/Hosts/InProcessHost"),
         // The fuzz targets (run by libFuzzer in `make fuzz`, replayed by the tests).
-        .target(name: "TactusFuzzTargets", dependencies: ["TactusLV2Hosted", "CLV2", "LV2HostKit"], path: "Fuzz/Targets"),
+        .target(
+            name: "TactusFuzzTargets",
+            dependencies: ["TactusInProcessHost", "TactusEngine", "TactusModel", "TactusEditorModel", "CLV2", "LV2HostKit"],
+            path: "Fuzz/Targets"),
         // The SMF reader alone on one file, timed (make bench, beside mido; BENCHMARKS.md).
-        .executableTarget(name: "tactus-smf-bench", dependencies: ["TactusCore"], path: "Benchmarks/SMFRead"),
+        .executableTarget(name: "tactus-smf-bench", dependencies: ["TactusEngine", "TactusModel"], path: "Benchmarks/SMFRead"),
 
         // MARK: C (Sources/C): headers and what Swift cannot import from them
 
@@ -192,23 +187,45 @@ let package = Package(
         .target(name: "CTestHost", path: "Sources/C/CTestHost"),
         .target(name: "CBenchClock", path: "Sources/C/CBenchClock"),
 
-        // MARK: Tests (Tests/): the tests of X next to X's name
+        // MARK: Tests (Tests/): the tests of X next to X's name, in the same groups
 
-        // Random sessions shared by the test targets.
-        .target(name: "TactusTestSupport", dependencies: ["TactusCore", "TactusOffline"], path: "Tests/TactusTestSupport"),
+        // Random sessions and lanes shared by the test targets.
+        .target(name: "TactusTestSupport", dependencies: ["TactusEngine", "TactusModel", "TactusOffline"], path: "Tests/Support/TactusTestSupport"),
+        // The engine: contract rules, a reference model (exact rationals), differential and
+        // block-partition property tests, exact hosts, the queue, the soak.
         .testTarget(
-            name: "TactusCoreTests",
-            dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", .product(name: "BigInt", package: "BigInt")]),
-        .testTarget(name: "TactusOfflineTests", dependencies: ["TactusCore", "TactusOffline"]),
-        // The plugin, run through the project's lilv host (tactus-lv2host) in child processes.
-        // and beside tactus jack's process callback, run without a server.
-        .testTarget(name: "TactusLV2Tests", dependencies: ["TactusCore", "TactusOffline", "TactusTestSupport", "TactusJack", "TactusJackSequencer", "LV2HostKit"]),
-        // The plugin in-process (hosted build): fuzz corpora, threads, regressions.
-        .testTarget(name: "TactusRobustnessTests", dependencies: ["TactusLV2Hosted", "TactusFuzzTargets", "TactusOffline", "CLV2", "LV2HostKit"]),
+            name: "TactusEngineTests",
+            dependencies: ["TactusEngine", "TactusModel", "TactusOffline", "TactusTestSupport", .product(name: "BigInt", package: "BigInt")],
+            path: "Tests/Engine/TactusEngineTests"),
+        // The pattern model: the parser, the snapshot builder, MIDI files, the text transfer.
+        .testTarget(
+            name: "TactusModelTests",
+            dependencies: ["TactusEngine", "TactusModel", "TactusOffline", "TactusTestSupport", .product(name: "BigInt", package: "BigInt")],
+            path: "Tests/Model/TactusModelTests"),
+        // The editor's model.
+        .testTarget(
+            name: "TactusEditorModelTests", dependencies: ["TactusEngine", "TactusModel", "TactusEditorModel", "TactusTestSupport"],
+            path: "Tests/Model/TactusEditorModelTests"),
+        // The plugin's glue, all of it: through the project's lilv host (tactus-lv2host) in
+        // child processes and beside tactus jack's process callback, run without a server;
+        // and in this process (the hosted build): fuzz corpora, threads, regressions.
+        .testTarget(
+            name: "TactusLV2Tests",
+            dependencies: [
+                "TactusEngine", "TactusModel", "TactusEditorModel", "TactusOffline", "TactusTestSupport", "TactusJack",
+                "TactusJackSequencer", "LV2HostKit", "TactusInProcessHost", "TactusLV2", "TactusFuzzTargets", "CLV2",
+            ],
+            path: "Tests/Formats/LV2/TactusLV2Tests"),
         // tactus jack's prompt commands and its process callback.
-        .testTarget(name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusCore"]),
-        // The command line's own parts: the progress line, formatting, paths.
-        .testTarget(name: "TactusCommandLineTests", dependencies: ["TactusCommandLine"]),
-        .testTarget(name: "TactusBounceTests", dependencies: ["TactusBounce", "TactusCore", "TactusOffline"]),
+        .testTarget(
+            name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusEngine", "TactusModel"],
+            path: "Tests/Formats/JACK/TactusJackSequencerTests"),
+        // The tools: transport scripts, event logs and the simulated host; tactus bounce;
+        // the command line's own parts (the progress line, formatting, paths).
+        .testTarget(name: "TactusOfflineTests", dependencies: ["TactusEngine", "TactusModel", "TactusOffline"], path: "Tests/Tools/TactusOfflineTests"),
+        .testTarget(
+            name: "TactusBounceTests", dependencies: ["TactusBounce", "TactusEngine", "TactusModel", "TactusOffline"],
+            path: "Tests/Tools/TactusBounceTests"),
+        .testTarget(name: "TactusCommandLineTests", dependencies: ["TactusCommandLine"], path: "Tests/Tools/TactusCommandLineTests"),
     ]
 )

@@ -15,7 +15,8 @@ let package = Package(
     targets: [
         // What the benchmarks run: the patterns, the host, Tactus's block loop, the seed algorithm.
         .target(name: "BlockCostKit", dependencies: [
-            .product(name: "TactusCore", package: "Tactus"), .product(name: "TactusOffline", package: "Tactus"),
+            .product(name: "TactusEngine", package: "Tactus"), .product(name: "TactusModel", package: "Tactus"),
+            .product(name: "TactusOffline", package: "Tactus"),
         ]),
         // Tactus's per-block cost, and the seed algorithm's on the same patterns (wall clock).
         .executableTarget(

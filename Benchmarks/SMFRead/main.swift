@@ -1,5 +1,6 @@
 import Glibc
-import TactusCore
+import TactusEngine
+import TactusModel
 
 // tactus-smf-bench FILE [RUNS]: the SMF reader alone (no pattern building) on
 // one file, RUNS times (default 50) after 3 unmeasured runs; prints

@@ -1,6 +1,8 @@
 import CLV2
 import Glibc
-import TactusLV2Hosted
+import TactusEngine
+import TactusInProcessHost
+import TactusModel
 
 /// What the plugin can make of the control sequence a fuzz input wrote: the
 /// events a careful reader finds in it, classified by what they may do.

@@ -1,5 +1,7 @@
 import CLV2
-import TactusLV2Hosted
+import TactusEngine
+import TactusInProcessHost
+import TactusModel
 
 /// What the plugin must make of pattern edits (`docs/plugin.md`, "What
 /// happens to an edit"): the pattern in use, the error text a person sees,

@@ -1,4 +1,7 @@
-import TactusLV2Hosted
+import TactusEditorModel
+import TactusEngine
+import TactusInProcessHost
+import TactusModel
 
 /// Fuzz target 5: the editor's half of the pattern messages (`PatternSync`,
 /// docs/plugin.md "Messages"), fed whatever a plugin and a host could make of

@@ -1,6 +1,8 @@
 import Glibc
 import Synchronization
-import TactusLV2Hosted
+import TactusEngine
+import TactusInProcessHost
+import TactusModel
 
 /// Pattern texts and pattern files the fuzz targets send, chosen by index, so
 /// that an input can name a valid dense pattern in one byte instead of

@@ -1,4 +1,6 @@
-import TactusLV2Hosted
+import TactusEngine
+import TactusInProcessHost
+import TactusModel
 
 /// Checks the MIDI a plugin writes, block after block, against what the
 /// timing contract requires of any output (§5, readings (e)-(g)):

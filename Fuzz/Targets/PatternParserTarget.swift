@@ -1,4 +1,6 @@
-import TactusLV2Hosted
+import TactusEngine
+import TactusInProcessHost
+import TactusModel
 
 /// Fuzz target 2: the pattern text parser, on any bytes.
 ///

@@ -1,6 +1,8 @@
 import CLV2
 import Glibc
-import TactusLV2Hosted
+import TactusEngine
+import TactusInProcessHost
+import TactusModel
 
 /// Fuzz target 1: the plugin's `run()` fed whatever a host could put on the
 /// control input, block after block, with the invariants checked after every

@@ -1,4 +1,6 @@
-import TactusLV2Hosted
+import TactusEngine
+import TactusInProcessHost
+import TactusModel
 
 /// Fuzz target 4: the Standard MIDI File reader and import, on any bytes
 /// (docs/midi-files.md).

@@ -1,5 +1,7 @@
 import CLV2
-import TactusLV2Hosted
+import TactusEngine
+import TactusInProcessHost
+import TactusModel
 
 /// Fuzz target 3: `restore()` with arbitrary properties: any keys, value
 /// types, flags and bytes, with or without `state:mapPath` (whose

@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// The host every block-cost benchmark plays under: 48 kHz, 120 bpm, 4/4,
 /// rolling from frame 0 and never stopping.

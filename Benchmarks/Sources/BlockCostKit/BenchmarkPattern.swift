@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 /// The patterns every block-cost benchmark plays: `noteCount` notes at a

@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// The seed algorithm, the in-project baseline: the render loop described in
 /// "Sample accurate MIDI timing in AUv3 plugins" (cp3.io, 2023), re-coded

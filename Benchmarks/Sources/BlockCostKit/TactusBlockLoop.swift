@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// Tactus's core driven the way the plugin's `run()` drives it, one block at
 /// a time: `beginBlock`, the block's position update if the host sends one,

@@ -1,7 +1,8 @@
 import ArgumentParser
 import FileIO
 import Foundation
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 /// Tools for the live host tests (scripts/host-test): turning what the probe

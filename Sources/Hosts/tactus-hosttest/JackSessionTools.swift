@@ -1,7 +1,8 @@
 import ArgumentParser
 import FileIO
 import Foundation
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusJack
 import TactusOffline
 

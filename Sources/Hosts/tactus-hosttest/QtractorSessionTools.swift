@@ -1,7 +1,8 @@
 import ArgumentParser
 import FileIO
 import Foundation
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 /// A Qtractor session file (`.qtr`, XML) with one MIDI track carrying Tactus

@@ -1,6 +1,8 @@
 import CLV2
 import LV2HostKit
-import TactusCore
+import TactusEngine
+import TactusModel
+import TactusEditorModel
 
 /// What an open editor sends and does (docs/plugin.md, "The editor"), for
 /// `--editor`: its lease (`urn:tactus:editorOpen` at the first block and

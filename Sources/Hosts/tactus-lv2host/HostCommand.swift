@@ -4,7 +4,8 @@ import CLilv
 import LV2HostKit
 import CTestHost
 import Foundation
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 /// The project's own LV2 test host: loads Tactus through lilv, gives it the

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// A file that is either written whole or not there: every file Tactus writes
 /// (event logs, transport scripts, the journal, saved patterns, MIDI files:

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// Reading a whole file, or standard input (`-`), with the errno of a failure
 /// so that the message can give the system's reason. Not for the audio

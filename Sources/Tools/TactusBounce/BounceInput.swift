@@ -1,5 +1,6 @@
 import FileIO
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 /// An input of `tactus bounce` and how it is timed (docs/bounce.md, B1-B3):

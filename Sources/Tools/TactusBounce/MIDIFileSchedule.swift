@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// A Standard MIDI File as a bounce schedule (docs/bounce.md, B2): every note
 /// and every other channel-voice event of every track at the frame of its

@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 /// A pattern played by a host as a bounce schedule (docs/bounce.md, B3): the

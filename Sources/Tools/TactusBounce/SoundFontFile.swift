@@ -1,5 +1,6 @@
 import Glibc
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// What a SoundFont file is, read from its RIFF structure before FluidSynth
 /// sees it (docs/bounce.md, B5). FluidSynth hands a file its SoundFont loader

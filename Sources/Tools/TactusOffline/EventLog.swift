@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// One MIDI event at an absolute frame: a line of an event log.
 public struct LoggedEvent: Equatable, Hashable, Sendable {

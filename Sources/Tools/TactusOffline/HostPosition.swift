@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// A `time:Position` key, by its LV2 name.
 public enum PositionKey: String, CaseIterable, Sendable {

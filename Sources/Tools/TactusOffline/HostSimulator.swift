@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// One input a host delivers to the plugin at a frame offset of a block.
 public enum ScriptInput: Equatable, Sendable {

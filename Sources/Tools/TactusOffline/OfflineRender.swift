@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// The core run as an offline host: a pattern, a transport script, a sample
 /// rate and a block plan in; the event log out.

@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// What a rendered session played, as a Standard MIDI File (docs/midi-files.md,
 /// M20): PPQ 960, one track, the script's tempo map as tempo events, every

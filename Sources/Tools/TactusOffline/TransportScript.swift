@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// A transport script: what a host does to its transport, at which frames,
 /// and how it reports it to the plugin. The format is documented in

@@ -3,7 +3,8 @@ import Glibc
 import Synchronization
 import TactusBounce
 import TactusCommandLine
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 struct BounceCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import TactusCore
+import TactusEngine
+import TactusModel
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,8 @@
 import ArgumentParser
 import FileIO
 import TactusCommandLine
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// `tactus export`: a pattern as a Standard MIDI File (docs/midi-files.md, M16-M19).
 struct ExportCommand: ParsableCommand {

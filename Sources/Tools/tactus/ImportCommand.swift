@@ -1,7 +1,8 @@
 import ArgumentParser
 import FileIO
 import TactusCommandLine
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// `tactus import`: a Standard MIDI File as a pattern text (docs/midi-files.md, M10-M15).
 struct ImportCommand: ParsableCommand {

@@ -3,7 +3,8 @@ import FileIO
 import Glibc
 import Synchronization
 import TactusCommandLine
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusJack
 import enum TactusJackSequencer.CappedList
 import TactusOffline

@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 /// Standard MIDI Files where the command line takes a pattern file

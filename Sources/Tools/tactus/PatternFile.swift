@@ -1,6 +1,7 @@
 import FileIO
 import TactusCommandLine
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 /// Reading pattern files for the command line, with errors as `FILE:LINE: reason`.

@@ -2,7 +2,8 @@ import ArgumentParser
 import FileIO
 import Glibc
 import TactusCommandLine
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 struct RenderCommand: ParsableCommand {

@@ -1,7 +1,8 @@
 import FileIO
 import Glibc
 import TactusCommandLine
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// Writes `message` and a line feed to standard error at once (unbuffered,
 /// so that it comes out in order with the progress line and with what other

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TactusCommandLine
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 struct VerifyCommand: ParsableCommand {

@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// When and what `tactus jack` tells the core about JACK transport: a
 /// position at the start of a cycle whenever the rolling state, the frame

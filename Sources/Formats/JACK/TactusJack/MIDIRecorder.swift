@@ -1,6 +1,7 @@
 import CJack
 import Synchronization
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// What the recorder's process callback saw: a cycle's transport, or a MIDI event.
 public struct RecorderEntry: Sendable, BitwiseCopyable {

@@ -1,4 +1,5 @@
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusOffline
 
 extension PositionUpdate {

@@ -1,6 +1,7 @@
 import CJack
 import Glibc
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusJack
 
 /// `tactus jack`'s process callback without a JACK server: the same engine

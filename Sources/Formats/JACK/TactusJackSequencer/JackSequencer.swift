@@ -1,7 +1,8 @@
 import CJack
 import CRTCheckHooks
 import Synchronization
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusJack
 
 /// What the process callback journals for the prompt thread: which position

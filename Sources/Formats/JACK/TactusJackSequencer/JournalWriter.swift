@@ -1,6 +1,7 @@
 import FileIO
 import Glibc
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// Writes what a `tactus jack` session did as a session description that
 /// `tactus render` and `tactus verify` replay: `session.transport` (the

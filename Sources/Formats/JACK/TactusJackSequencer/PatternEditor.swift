@@ -1,6 +1,7 @@
 import FileIO
 import Glibc
-import TactusCore
+import TactusEngine
+import TactusModel
 
 /// The pattern being edited at `tactus jack`'s prompt, and the commands that
 /// edit it. Runs on the prompt's thread (not realtime: it allocates); every

@@ -3,7 +3,8 @@ import CRTCheckHooks
 import FileIO
 import Glibc
 import Synchronization
-import TactusCore
+import TactusEngine
+import TactusModel
 import TactusJack
 
 /// How `tactus jack` runs: the command line's options.

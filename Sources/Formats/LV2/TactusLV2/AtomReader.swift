@@ -1,7 +1,6 @@
 import CLV2
-#if hasFeature(Embedded)
-import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
-#endif
+import TactusEngine
+import TactusModel
 
 /// One event of an input atom sequence: its frame offset and its atom.
 struct AtomEvent {
@@ -75,7 +74,7 @@ struct AtomSequenceReader {
 }
 
 /// The properties of an `atom:Object` (or `atom:Blank`) body, checked against its size.
-struct AtomObjectReader {
+package struct AtomObjectReader {
     /// `otype` of the object.
     let objectType: LV2_URID
     private let properties: UnsafeRawPointer
@@ -92,14 +91,14 @@ struct AtomObjectReader {
     }
 
     /// The `byteCount` bytes of properties at `properties`, of an object of type `objectType`.
-    init(properties: UnsafeRawPointer, byteCount: Int, objectType: LV2_URID) {
+    package init(properties: UnsafeRawPointer, byteCount: Int, objectType: LV2_URID) {
         self.objectType = objectType
         self.properties = properties
         end = byteCount
     }
 
     /// The properties not yet read, as bytes (up to the end of the object).
-    var unreadBytes: UnsafeRawBufferPointer {
+    package var unreadBytes: UnsafeRawBufferPointer {
         @_noLocks get { UnsafeRawBufferPointer(start: properties + offset, count: end - offset) }
     }
 

@@ -1,7 +1,6 @@
 import CLV2
-#if hasFeature(Embedded)
-import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
-#endif
+import TactusEngine
+import TactusModel
 
 /// Appends events to an output atom sequence in a host's port buffer, the way
 /// `lv2_atom_forge` does for the official examples, without leaving the

@@ -1,7 +1,6 @@
 import CLV2
-#if hasFeature(Embedded)
-import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
-#endif
+import TactusEngine
+import TactusModel
 
 /// The `mute1` ... `mute8` control ports (timing contract §7.6) as the
 /// sequencer reads them (`MuteControls`): a table of pointers to their

@@ -1,12 +1,11 @@
 import CLV2
-#if hasFeature(Embedded)
-import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
-#endif
+import TactusEngine
+import TactusModel
 
 // The LV2 entry points: each function of the plugin's lifetime, forwarding to
 // the `Plugin` instance. Port indices follow tactus.ttl (through CLV2.h). The descriptor and the
 // extension interfaces that point to them are constant tables in C
-// (Sources/CLV2/descriptor.c): Swift globals would be written, or borrowed
+// (Sources/C/CLV2Descriptor/descriptor.c): Swift globals would be written, or borrowed
 // inout, at each call, a data race when two host threads call lv2_descriptor
 // or extension_data at once (found by the thread sanitizer). Public, so that
 // Embedded Swift emits them although only C refers to them.

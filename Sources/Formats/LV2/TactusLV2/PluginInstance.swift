@@ -1,7 +1,6 @@
 import CLV2
-#if hasFeature(Embedded)
-import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
-#endif
+import TactusEngine
+import TactusModel
 
 /// What the audio thread owns. Touched only by functions of LV2's audio
 /// threading class: `run()`, `connect_port`, `activate`, `deactivate` and the

@@ -1,10 +1,9 @@
 import CLV2
-#if hasFeature(Embedded)
-import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
-#endif
+import TactusEngine
+import TactusModel
 
 /// The URIDs a `time:Position` is read with: its keys and the numeric atom types.
-struct PositionURIDs {
+package struct PositionURIDs {
     let frame, speed, bar, barBeat, beat, beatsPerBar, beatsPerMinute, beatUnit: LV2_URID
     let float, double, long, int: LV2_URID
 
@@ -15,7 +14,7 @@ struct PositionURIDs {
             float: u.atomFloat, double: u.atomDouble, long: u.atomLong, int: u.atomInt)
     }
 
-    init(
+    package init(
         frame: LV2_URID, speed: LV2_URID, bar: LV2_URID, barBeat: LV2_URID, beat: LV2_URID, beatsPerBar: LV2_URID,
         beatsPerMinute: LV2_URID, beatUnit: LV2_URID, float: LV2_URID, double: LV2_URID, long: LV2_URID, int: LV2_URID
     ) {
@@ -54,11 +53,11 @@ struct PositionURIDs {
 ///
 /// Storage is allocated at `init`; `decode` is allocation-free, O(size of
 /// the object) and `@_noLocks`. Owned by the audio thread.
-struct PositionDecoder: ~Copyable {
+package struct PositionDecoder: ~Copyable {
     /// Largest object kept (its properties): 10 keys of 8-byte values.
     static var capacityBytes: Int { 256 }
 
-    let ids: PositionURIDs
+    package let ids: PositionURIDs
     /// Per 16-byte chunk of the kept properties, two entries: the bits that
     /// must be equal (all but the varying values' bytes), then the chunk's
     /// bytes under that mask; side by side, so that a comparison reads one
@@ -114,7 +113,7 @@ struct PositionDecoder: ~Copyable {
 
     enum NumberKind: UInt8 { case absent, float, double, long, int }
 
-    init(ids: PositionURIDs) {
+    package init(ids: PositionURIDs) {
         self.ids = ids
         let chunkCapacity = PositionDecoder.capacityBytes / 16
         chunks = .allocate(capacity: 2 * chunkCapacity)
@@ -128,7 +127,7 @@ struct PositionDecoder: ~Copyable {
 
     /// Decodes the rest of `object`.
     @_noLocks @inline(__always)
-    mutating func decode(_ object: inout AtomObjectReader) -> PositionUpdate {
+    package mutating func decode(_ object: inout AtomObjectReader) -> PositionUpdate {
         let bytes = object.unreadBytes
         if let base = bytes.baseAddress, let update = decodeIfKeptLayout(base, count: bytes.count) { return update }
         return decodeAndKeep(&object)
@@ -155,7 +154,7 @@ struct PositionDecoder: ~Copyable {
 
     /// Whether `bytes` are as many as the kept ones and equal them outside the varying values.
     @_noLocks @inline(__always)
-    func isKeptLayout(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func isKeptLayout(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count == keptBytes, keptBytes != 0, let base = bytes.baseAddress else { return false }
         return equalsKeptOutsideVaryingValues(base)
     }
@@ -219,8 +218,10 @@ struct PositionDecoder: ~Copyable {
     }
 
     /// Where the varying values of an object lie.
-    struct VaryingValues {
+    package struct VaryingValues {
         var frame = VaryingValue.absent, bar = VaryingValue.absent, barBeat = VaryingValue.absent, beat = VaryingValue.absent
+
+        package init() {}
     }
 
     /// Walks every property of `object` once: the decoding `decode` agrees
@@ -229,7 +230,7 @@ struct PositionDecoder: ~Copyable {
     /// it reads (`.absent` when it is not a number): the last one sent is the
     /// one that counts.
     @_noLocks @inline(__always)
-    static func decodeInFull(_ object: inout AtomObjectReader, ids: PositionURIDs, varying: inout VaryingValues) -> PositionUpdate {
+    package static func decodeInFull(_ object: inout AtomObjectReader, ids: PositionURIDs, varying: inout VaryingValues) -> PositionUpdate {
         // The URIDs are read once, into registers; each property costs one walk
         // down a chain ordered as hosts send the keys.
         let frameKey = ids.frame, speedKey = ids.speed, barKey = ids.bar, barBeatKey = ids.barBeat, beatKey = ids.beat
@@ -260,34 +261,3 @@ struct PositionDecoder: ~Copyable {
         return update
     }
 }
-
-#if !hasFeature(Embedded)
-/// The position decoder as tests drive it (the hosted build only): an
-/// object's properties in, the decoder's result and the full walk's out.
-public struct PositionDecoderProbe: ~Copyable {
-    private var decoder: PositionDecoder
-
-    /// `keys`: the URIDs of frame, speed, bar, barBeat, beat, beatsPerBar,
-    /// beatsPerMinute and beatUnit; `types`: those of Float, Double, Long and Int.
-    public init(keys: [LV2_URID], types: [LV2_URID]) {
-        decoder = PositionDecoder(ids: PositionURIDs(
-            frame: keys[0], speed: keys[1], bar: keys[2], barBeat: keys[3], beat: keys[4], beatsPerBar: keys[5],
-            beatsPerMinute: keys[6], beatUnit: keys[7], float: types[0], double: types[1], long: types[2], int: types[3]))
-    }
-
-    /// Decodes `properties` (an object's body after its id and otype) with the
-    /// decoder, and again with the full walk alone; `quick` says whether the
-    /// decoder read them as the kept layout.
-    public mutating func decode(_ properties: [UInt8]) -> (decoded: PositionUpdate, inFull: PositionUpdate, quick: Bool) {
-        properties.withUnsafeBytes { bytes in
-            let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!
-            var object = AtomObjectReader(properties: base, byteCount: bytes.count, objectType: 0)
-            let quick = decoder.isKeptLayout(object.unreadBytes)
-            let decoded = decoder.decode(&object)
-            var again = AtomObjectReader(properties: base, byteCount: bytes.count, objectType: 0)
-            var varying = PositionDecoder.VaryingValues()
-            return (decoded, PositionDecoder.decodeInFull(&again, ids: decoder.ids, varying: &varying), quick)
-        }
-    }
-}
-#endif

@@ -1,7 +1,6 @@
 import CLV2
-#if hasFeature(Embedded)
-import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
-#endif
+import TactusEngine
+import TactusModel
 
 extension Plugin {
     /// `save()`: the pattern text in use (or accepted last), and the file it came from.

@@ -1,7 +1,6 @@
 import CLV2
-#if hasFeature(Embedded)
-import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
-#endif
+import TactusEngine
+import TactusModel
 
 /// The pattern text going out to an editor (docs/plugin.md, "Messages").
 ///

@@ -1,7 +1,6 @@
 import CLV2
-#if hasFeature(Embedded)
-import TactusCoreEmbedded  // the plugin's build; the hosted build compiles the core into its own module
-#endif
+import TactusEngine
+import TactusModel
 
 /// A message from `run()` to the worker (copied by the host's `schedule_work`):
 /// a fixed header, and for `report` only, a payload after it. Every request

@@ -1,6 +1,8 @@
 import CLV2
 import CLV2UI
-import TactusCoreEmbedded
+import TactusEngine
+import TactusModel
+import TactusEditorModel
 
 // The LV2 UI entry points, forwarding to `EditorWindow`. The descriptor and
 // the idle interface that point to them are constant tables in C

@@ -1,6 +1,8 @@
 import CLV2
 import CLV2UI
-import TactusCoreEmbedded
+import TactusEngine
+import TactusModel
+import TactusEditorModel
 
 /// One open editor: its own X connection and window (a child of the host's
 /// `ui:parent`), the editing model, the link to the plugin and the playhead.

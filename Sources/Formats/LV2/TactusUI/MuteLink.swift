@@ -1,6 +1,8 @@
 import CLV2
 import CLV2UI
-import TactusCoreEmbedded
+import TactusEngine
+import TactusModel
+import TactusEditorModel
 
 /// The editor's side of the plugin's lane mutes (timing contract §7.6,
 /// docs/plugin.md "Ports"): lanes 1-8 are the control ports `mute1` to

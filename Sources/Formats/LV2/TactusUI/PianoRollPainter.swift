@@ -1,5 +1,7 @@
 import CLV2UI
-import TactusCoreEmbedded
+import TactusEngine
+import TactusModel
+import TactusEditorModel
 
 /// Draws the piano roll of a `PianoRollEditor` on an image surface: the top
 /// line (the view's switch, the lane tabs, the snap grid, the status), the

@@ -1,6 +1,8 @@
 import CLV2
 import CLV2UI
-import TactusCoreEmbedded
+import TactusEngine
+import TactusModel
+import TactusEditorModel
 
 /// The editor's side of the messages to and from `urn:tactus:sequencer`
 /// (docs/plugin.md, "The editor"): everything goes through the host's

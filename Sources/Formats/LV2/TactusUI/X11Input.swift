@@ -1,5 +1,7 @@
 import CLV2UI
-import TactusCoreEmbedded
+import TactusEngine
+import TactusModel
+import TactusEditorModel
 
 // X11's buttons, modifier masks and key symbols as the editor model names
 // them: the UI only translates, the model decides what a key does.

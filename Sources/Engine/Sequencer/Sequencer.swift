@@ -1,0 +1,344 @@
+/// The sequencer engine: everything around one block, for every format.
+///
+/// It owns the renderer, the block's MIDI event buffer, the hand-over of
+/// pattern snapshots (`SnapshotExchange`) and the slot for a pattern prepared
+/// by a worker, and keeps what the control side is owed as a set. A format
+/// wrapper (the LV2 `run()`, the JACK process callback) only translates: it
+/// calls `beginBlock`, then `apply(_:atOffset:)` / `allNotesOff(atOffset:)`
+/// for its input in time order, then `endBlock` and writes `events` to its
+/// port, then sends what `takeOwed()` returns. DPF's split: this type knows
+/// nothing of LV2, JACK or files.
+///
+/// New patterns arrive two ways, both installed at the next block start (§5):
+/// a worker's, passed on the audio thread with `receive(prepared:)` (LV2's
+/// `work_response`), and a producer's, offered from a non-realtime thread
+/// through `handOver` (`restore()`, the `tactus jack` prompt). When both wait,
+/// the offered one wins: a restore replaces the whole state. The pattern each
+/// replaces goes back through the exchange to be freed off the audio thread.
+///
+/// Threads: the audio thread owns the value; other threads reach only the
+/// exchange, through `handOver`, which lives in its own allocation. Every
+/// method of the block cycle is allocation-free, lock-free, O(1) apart from
+/// the rendering it asks for (see `BlockRenderer`), and `@_noLocks`.
+public struct Sequencer: ~Copyable {
+    /// The renderer: clock, note tracker, the pattern playing, statistics.
+    public var renderer: BlockRenderer {
+        @_noLocks _read { yield _renderer }
+    }
+    @usableFromInline var _renderer: BlockRenderer
+    /// The block's events, in frame order, after `endBlock`.
+    @usableFromInline var output: MIDIEventBuffer
+    /// Shared with the non-realtime side (see `handOver`).
+    @usableFromInline let exchange: UnsafeMutablePointer<SnapshotExchange>
+    /// A worker's pattern, installed at the next block start.
+    @usableFromInline var prepared: PatternSnapshot? = nil
+    @usableFromInline var owed = OwedNotifications()
+    /// The dropped note-on count the control side has last been told.
+    @usableFromInline var reportedDrops: Int64 = 0
+    /// The last error a person should see ("Last error" in a host's generic
+    /// UI), composed without allocating; emptied when a pattern is accepted.
+    public var lastError = FixedText(capacity: Sequencer.errorCapacity)
+    /// The editor's auditioned note (§8.1).
+    @usableFromInline var audition = Audition()
+    private let auditionFrames: Int64
+    /// Frames of the block begun last (the audition's countdown runs by whole blocks).
+    @usableFromInline var blockFrames = 0
+    /// Whether an editor wants the playhead (§8.2).
+    @usableFromInline var editorLease: EditorLease
+
+    /// Bytes of `lastError` (longer messages are cut off).
+    public static var errorCapacity: Int { @_noLocks get { 1024 } }
+
+    /// A stopped sequencer at `sampleRate` frames per second (positive,
+    /// finite) playing `pattern`, whose ticket it takes; room for
+    /// `eventCapacity` events a block. Allocates: call it off the audio thread.
+    public init(sampleRate: Double, eventCapacity: Int, pattern: PatternSnapshot?, snapshotBudget: Int = SnapshotExchange.defaultBudget) {
+        _renderer = BlockRenderer(sampleRate: sampleRate)
+        auditionFrames = Audition.duration(sampleRate: sampleRate)
+        editorLease = EditorLease(sampleRate: sampleRate)
+        output = MIDIEventBuffer(storageCapacity: eventCapacity)
+        exchange = .allocate(capacity: 1)
+        exchange.initialize(to: SnapshotExchange(budget: snapshotBudget))
+        if let pattern {
+            _ = exchange.pointee.reserve()
+            _ = _renderer.install(pattern)
+        }
+    }
+
+    /// Frees every snapshot it holds (playing, prepared, waiting, retired).
+    /// Off the audio thread, once nothing else uses `handOver`.
+    deinit {
+        _renderer.pattern?.destroy()
+        prepared?.destroy()
+        exchange.deinitialize(count: 1)
+        exchange.deallocate()
+    }
+
+    /// The exchange, for the non-realtime threads: `offer` (one producer),
+    /// `reclaim` (one reclaimer), `reserve`/`release`. Valid while the
+    /// sequencer lives.
+    public var handOver: UnsafePointer<SnapshotExchange> { @_noLocks get { UnsafePointer(exchange) } }
+
+    /// The most events a block can hold (the storage; a port may lower it per block).
+    public var eventStorageCapacity: Int {
+        @_noLocks get { output.storageCapacity }
+    }
+
+    // MARK: - The block cycle (audio thread)
+
+    /// Starts a block of `frameCount` frames whose output port holds at most
+    /// `eventCapacity` events, installing first what was prepared or offered
+    /// (§5). Returns the snapshot offered through `handOver` that it
+    /// installed, if one was (a JACK journal records it). In line in the
+    /// wrappers (a few checks and stores in nearly every block).
+    @_transparent @_noLocks @discardableResult
+    public mutating func beginBlock(frameCount: Int, eventCapacity: Int) -> PatternSnapshot? {
+        var installed: PatternSnapshot? = nil
+        // Nearly every block has nothing to install: found out without a call.
+        if prepared != nil || exchange.pointee.hasPending { installed = installPrepared() }
+        output.reset(capacity: eventCapacity)
+        _renderer.beginBlock(frameCount: frameCount, output: &output)
+        if audition.isSounding { endAuditionIfDue() }
+        blockFrames = frameCount
+        return installed
+    }
+
+    /// Renders up to `offset` (frames into the block), then applies a position report there (§1-§4).
+    @_noLocks @discardableResult @inline(__always)
+    public mutating func apply(_ update: PositionUpdate, atOffset offset: Int) -> TransportChange {
+        let change = _renderer.apply(update, atOffset: offset, output: &output)
+        if change != .repeat && change != .ignored { editorLease.transportChanged() }
+        return change
+    }
+
+    /// `apply` for a certain repeat (§4) at the block's first frame, nothing
+    /// else: true when it applied `update`, which `apply` would then have
+    /// found a repeat; false changes nothing (call `apply`). Inlinable, so that
+    /// the position a host repeats every block costs no call and no copy.
+    @_transparent @_noLocks
+    public mutating func applyIfCertainRepeat(_ update: PositionUpdate, atOffset offset: Int) -> Bool {
+        _renderer.applyIfCertainRepeat(update, atOffset: offset)
+    }
+
+    /// Renders everything before `offset` (frames into the block) without
+    /// applying anything: what has been rendered is then final in `events`.
+    @_noLocks
+    public mutating func render(toOffset offset: Int) {
+        _renderer.render(toOffset: offset, output: &output)
+    }
+
+    /// Renders up to `offset`, then ends every sounding note there (CC 123 / CC 120, §5).
+    @_noLocks
+    public mutating func allNotesOff(atOffset offset: Int) {
+        _renderer.allNotesOff(atOffset: offset, output: &output)
+        if audition.isSounding { endAudition(atOffset: offset) }
+    }
+
+    /// Renders up to `offset`, then applies a version-2 input there: a
+    /// key-follow note-on or CC 121 (§7.5), or the lane-mutes parameter (§7.6).
+    @_noLocks
+    public mutating func apply(_ event: InputEvent, atOffset offset: Int) {
+        _renderer.apply(TimedInputEvent(offset: offset, event: event), output: &output)
+    }
+
+    /// §7.5 MIDI thru: renders up to `offset`, then passes an input note there.
+    @_noLocks
+    public mutating func passThrough(status: UInt8, data1: UInt8, data2: UInt8, atOffset offset: Int) {
+        _renderer.passThrough(status: status, data1: data1, data2: data2, atOffset: offset, output: &output)
+    }
+
+    /// §8.1: the editor auditions `key` (0-127) at `velocity` (1-127) on
+    /// `channel` (1-16) at `offset`, heard only while the transport is
+    /// stopped. Returns whether the note-on went out (not while rolling, not
+    /// without room).
+    @_noLocks @discardableResult
+    public mutating func audition(key: UInt8, velocity: UInt8, channel: UInt8, atOffset offset: Int) -> Bool {
+        guard !_renderer.clock.isRolling, key < 128, velocity > 0, velocity < 128, channel >= 1, channel <= 16 else { return false }
+        if audition.isSounding { endAudition(atOffset: offset) }
+        let on = _renderer.passThrough(status: 0x90 | (channel &- 1), data1: key, data2: velocity, atOffset: offset, output: &output)
+        guard on else { return false }
+        audition.isSounding = true
+        audition.noteOffStatus = 0x80 | (channel &- 1)
+        audition.key = key
+        audition.framesLeft = Int64(offset) &+ auditionFrames
+        return true
+    }
+
+    /// §8.2: an editor opened, or renewed its lease.
+    @_noLocks
+    public mutating func editorOpened() {
+        editorLease.open()
+    }
+
+    /// §8.2: the editor closed.
+    @_noLocks
+    public mutating func editorClosed() {
+        editorLease.close()
+    }
+
+    /// §8.2: the clock at the first frame after the block (after `endBlock`).
+    public var playhead: Playhead {
+        @_noLocks get {
+            let clock = _renderer.clock
+            let end = _renderer.blockStartFrame &+ Int64(_renderer.blockFrameCount)
+            return Playhead(
+                beat: clock.beat(atFrame: end).approximateValue, beatsPerMinute: clock.beatsPerMinute,
+                speed: clock.isRolling ? clock.speed : 0, beatsPerBar: clock.beatsPerBar)
+        }
+    }
+
+    /// §7.6: the mute control ports' bits for this block (call after `beginBlock`).
+    @_noLocks
+    public mutating func setPortMutes(_ bits: UInt64) {
+        _renderer.setPortMutes(bits)
+    }
+
+    /// §7.6: the mute controls the renderer reads itself from now on, in
+    /// each block that plays an onset, before the first (call it off the audio
+    /// thread, before the first block; see `MuteControls`).
+    @_noLocks
+    public mutating func readPortMutes(from controls: MuteControls) {
+        _renderer.readPortMutes(from: controls)
+    }
+
+    /// Renders the rest of the block; its events are then in `events`.
+    @_noLocks
+    public mutating func endBlock() {
+        _renderer.endBlock(output: &output)
+    }
+
+    /// The block's events in frame order (offsets into the block), valid until the next `beginBlock`.
+    public var events: UnsafeBufferPointer<MIDIEvent> {
+        @_noLocks get { output.events }
+    }
+
+    /// What the control side is owed now, cleared: the wrapper sends it at
+    /// the end of the block. Includes `.droppedNoteOns` whenever the count
+    /// changed since `droppedNoteOnsReported` was last called.
+    @_noLocks
+    public mutating func takeOwed() -> OwedNotifications {
+        var result = owed
+        owed = OwedNotifications()
+        if editorLease.endBlock(frameCount: blockFrames, rolling: _renderer.clock.isRolling) { result.insert(.playhead) }
+        if _renderer.statistics.droppedNoteOns != reportedDrops { result.insert(.droppedNoteOns) }
+        return result
+    }
+
+    /// True when `takeOwed` would return nothing and change nothing (nothing
+    /// owed, no editor's lease, the dropped count told): a wrapper skips the
+    /// call then, as in nearly every block. Inlinable: a few loads, no call.
+    public var owesNothing: Bool {
+        @_transparent @_noLocks get { owed.isEmpty && !editorLease.isOpen && _renderer.statistics.droppedNoteOns == reportedDrops }
+    }
+
+    /// Adds to what is owed (a `patch:Get`, an error found by the wrapper).
+    @_noLocks
+    public mutating func owe(_ notifications: OwedNotifications) {
+        owed.formUnion(notifications)
+    }
+
+    /// The wrapper told the control side this dropped note-on count.
+    @_noLocks
+    public mutating func droppedNoteOnsReported(_ count: Int64) {
+        reportedDrops = count
+    }
+
+    /// Replaces the last error with `message` and owes it.
+    @_noLocks
+    public mutating func report(_ message: UnsafeRawBufferPointer) {
+        lastError.clear()
+        lastError.append(message)
+        owed.insert(.error)
+    }
+
+    /// Replaces the last error with `message` and owes it.
+    @_noLocks
+    public mutating func report(_ message: StaticString) {
+        lastError.clear()
+        lastError.append(message)
+        owed.insert(.error)
+    }
+
+    /// A worker's new pattern (owned by the sequencer from now on), installed
+    /// at the next block start; one prepared earlier and not yet installed is
+    /// retired unplayed. The pattern was accepted: an error shown from an
+    /// earlier attempt is cleared (a later rejection, reported after this
+    /// call, stays).
+    @_noLocks
+    public mutating func receive(prepared snapshot: PatternSnapshot) {
+        if let older = prepared { retire(older) }
+        prepared = snapshot
+        clearError()
+    }
+
+    /// The host deactivated the plugin: every sounding note ends at the first
+    /// frame of the next block rendered, and the transport is forgotten.
+    @_noLocks
+    public mutating func deactivate() {
+        _renderer.deactivate()
+        // Its note-off goes out with the renderer's, at the next block start.
+        audition.framesLeft = 0
+    }
+
+    // MARK: - Audition
+
+    /// At a block start (§8.1): the auditioned note ends once its time is up or the transport rolls.
+    @usableFromInline @_noLocks
+    mutating func endAuditionIfDue() {
+        audition.framesLeft &-= Int64(blockFrames)
+        if audition.framesLeft <= 0 || _renderer.clock.isRolling { endAudition(atOffset: 0) }
+    }
+
+    @_noLocks
+    private mutating func endAudition(atOffset offset: Int) {
+        // A note-off is owed room like the tracker's: passThrough only drops when
+        // the block's storage is full, and then the next block start tries again.
+        if _renderer.passThrough(status: audition.noteOffStatus, data1: audition.key, data2: 0, atOffset: offset, output: &output) {
+            audition.isSounding = false
+        } else {
+            audition.framesLeft = 0
+        }
+    }
+
+    // MARK: - Installing
+
+    /// The prepared pattern, then an offered one, which wins when both wait.
+    @usableFromInline @_noLocks
+    mutating func installPrepared() -> PatternSnapshot? {
+        if let snapshot = prepared {
+            prepared = nil
+            install(snapshot)
+            // A host saves the new state; a file chooser shows the file now in use
+            // (sent only when the pattern came from a file).
+            owed.insert(.stateChanged)
+            owed.insert(.pattern)
+            owed.insert(.patternFile)
+        }
+        guard let snapshot = exchange.pointee.takePending() else { return nil }
+        install(snapshot)
+        owed.insert(.pattern)
+        clearError()
+        return snapshot
+    }
+
+    @_noLocks
+    private mutating func install(_ snapshot: PatternSnapshot) {
+        if let old = _renderer.install(snapshot) { retire(old) }
+    }
+
+    /// A pattern was accepted: an error shown from an earlier attempt is stale,
+    /// and hosts that show the last error (jalv.gtk3) are sent an empty one.
+    @_noLocks
+    private mutating func clearError() {
+        if lastError.bytes.count > 0 {
+            lastError.clear()
+            owed.insert(.error)
+        }
+    }
+
+    @_noLocks
+    private mutating func retire(_ snapshot: PatternSnapshot) {
+        exchange.pointee.retire(snapshot)
+        owed.insert(.reclaim)
+    }
+}

@@ -1,0 +1,454 @@
+import TactusEngine
+import TactusModel
+
+/// The pattern being edited: its lanes and notes, made from pattern text
+/// (version 1 or 2) and written back as text that keeps what the person
+/// wrote.
+///
+/// **What the text keeps.** `text()` writes every line as it was read (its
+/// spacing, `;`-separated statements, trailing `# comment`, CR LF line ends
+/// and a byte-order mark), changing only what an edit changed:
+/// - a moved, resized or re-velocitied note keeps its line and its comment;
+///   only the fields whose values changed are rewritten, in the writer's
+///   spelling (`PatternWriter.beatText`; a key written as a note name stays
+///   a note name);
+/// - a deleted note's statement goes; its line goes with it unless the line
+///   holds other statements or a comment. A comment whose note was deleted
+///   stays, on a line of its own, and `notice` says so;
+/// - an added note is written as the writer writes notes, after the last
+///   note of its lane (after the lane's `lane` line, or version 1's `length`
+///   line, when the lane has none): on a line of its own, or, when that
+///   place is on a line of several statements (a one-line pattern as
+///   jalv.gtk3's text field holds), as one more `;` statement of that line;
+/// - a changed loop length rewrites only the length field of its `length`
+///   or `lane` statement (every lane option stays as written).
+///
+/// The text always parses, to exactly `pattern()`: every edit is checked
+/// against the pattern format's rules (`Pattern.validationError()`, the
+/// parser's rules), and a refused edit changes nothing.
+///
+/// **Order.** `notes` is in text order (the order of their statements), which
+/// breaks ties between notes that start together (timing contract §5); an
+/// edit never reorders notes.
+///
+/// Value type: a copy is a snapshot (undo keeps copies). Off the audio thread
+/// (the UI thread); allocates. Costs: loading and `text()` O(text length);
+/// looking a note up by id O(log n); changing notes O(k log n) for k notes
+/// plus the check, O(k) in version 1 and O(n + notes over the lanes' common
+/// cycle) in version 2; adding or removing notes O(n + lines).
+public struct EditorDocument {
+    /// 1 or 2, as the text's header says.
+    public private(set) var version: Int
+    /// `seed S` of a version-2 text (0 otherwise); kept as written.
+    public private(set) var seed: UInt32
+    /// The lanes in text order; in version 1 one lane named `main` of the
+    /// text's `length`. Only a lane's `length` changes (`setLength`); its
+    /// name, channel, swing and follow stay as written.
+    public private(set) var lanes: [PatternLane]
+    /// Every note in text order (all lanes).
+    public private(set) var notes: [EditorNote]
+    /// A sentence for a person about what the last edit did to the text's
+    /// comments (a comment left on a line of its own when its note was
+    /// deleted), or about a text whose layout could not be kept; nil when
+    /// there is nothing to say. Each edit replaces it.
+    public internal(set) var notice: [UInt8]?
+
+    var layout: SourceLayout
+    /// The id the next added note gets: above every id handed out so far.
+    public internal(set) var nextID: UInt32
+    /// Indices into `notes`, ordered by note id (ids grow as notes are
+    /// added, so an added note's index goes at the end).
+    var idOrder: [Int]
+
+    /// Reads pattern text (`PatternParser.parse(bytes:)`); notes get ids
+    /// `firstID`, `firstID + 1`, ... in text order.
+    public init(parsing text: [UInt8], firstID: UInt32 = 1) throws(PatternError) {
+        let pattern = try PatternParser.parse(bytes: text)
+        version = pattern.version
+        seed = pattern.seed
+        lanes = pattern.lanes
+        notes = []
+        notes.reserveCapacity(pattern.notes.count)
+        for (i, note) in pattern.notes.enumerated() { notes.append(EditorNote(id: firstID &+ UInt32(i), note)) }
+        nextID = firstID &+ UInt32(pattern.notes.count)
+        idOrder = Array(notes.indices)
+        notice = nil
+        if let kept = SourceLayout.scan(text, pattern: pattern, firstID: firstID) {
+            layout = kept
+        } else {
+            // Not expected (the scan follows the parser's rules); should it
+            // happen, the writer's text takes the place of the person's.
+            let written = Array(PatternWriter.text(for: pattern).utf8)
+            layout = SourceLayout.scan(written, pattern: pattern, firstID: firstID)!
+            notice = Array("the pattern was rewritten in Tactus's own layout: its comments and spacing could not be kept".utf8)
+        }
+    }
+
+    /// Reads pattern text, or says why it is not a pattern.
+    public static func load(_ text: [UInt8], firstID: UInt32 = 1) -> Result<EditorDocument, PatternError> {
+        do {
+            return .success(try EditorDocument(parsing: text, firstID: firstID))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The index in `notes` of the note with this id. O(log n).
+    public func index(ofNote id: UInt32) -> Int? {
+        var low = 0
+        var high = idOrder.count
+        while low < high {
+            let mid = (low + high) / 2
+            let candidate = notes[idOrder[mid]].id
+            if candidate == id { return idOrder[mid] }
+            if candidate < id { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
+
+    /// The note with this id. O(log n).
+    public func note(_ id: UInt32) -> EditorNote? {
+        index(ofNote: id).map { notes[$0] }
+    }
+
+    /// The notes of one lane, in text order. O(n).
+    public func notes(inLane lane: Int) -> [EditorNote] {
+        notes.filter { $0.lane == lane }
+    }
+
+    /// The latest start among a lane's notes, nil when it has none: a lane's
+    /// length must stay above it. O(n).
+    public func lastStart(inLane lane: Int) -> BeatRational? {
+        var last: BeatRational?
+        for note in notes where note.lane == lane {
+            if last.map({ note.start > $0 }) ?? true { last = note.start }
+        }
+        return last
+    }
+
+    /// The pattern the text spells. O(n).
+    public func pattern() -> Pattern {
+        let patternNotes = notes.map { $0.patternNote }
+        if version == 1 { return Pattern(length: lanes[0].length, notes: patternNotes) }
+        let cycle = LaneCycle.commonCycle(lanes.map { $0.length }).cycle ?? BeatRational(1)
+        return Pattern(lanes: lanes, notes: patternNotes, seed: seed, commonCycle: cycle)
+    }
+
+    /// The channel a lane's notes get when they name none: the lane's
+    /// (version 2), 1 in version 1.
+    public func defaultChannel(ofLane lane: Int) -> UInt8 {
+        version == 2 && lanes.indices.contains(lane) ? lanes[lane].channel : 1
+    }
+
+    /// The pattern text: what was read, with the edits made (see the type's
+    /// description). It parses to `pattern()`. O(text length + n).
+    public func text() -> [UInt8] {
+        var out: [UInt8] = []
+        if layout.byteOrderMark { out += [0xEF, 0xBB, 0xBF] }
+        let lastLine = layout.lines.count - 1
+        for (l, line) in layout.lines.enumerated() {
+            for (s, segment) in line.segments.enumerated() {
+                if s > 0 { out.append(UInt8(ascii: ";")) }
+                switch segment.role {
+                case .verbatim:
+                    out += segment.raw
+                case .note(let w):
+                    if let i = index(ofNote: w.id) {
+                        out += SourceSegment.rendered(segment.raw, w, notes[i])
+                    } else {
+                        out += segment.raw
+                    }
+                case .length(let w):
+                    out += SourceSegment.rendered(segment.raw, w, lanes[w.lane].length)
+                }
+            }
+            out += line.comment
+            switch line.end {
+            case .lf: out.append(UInt8(ascii: "\n"))
+            case .crlf: out += [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+            case .none:
+                if l < lastLine {
+                    if layout.newline == .crlf { out.append(UInt8(ascii: "\r")) }
+                    out.append(UInt8(ascii: "\n"))
+                }
+            }
+        }
+        return out
+    }
+
+    // MARK: Editing
+
+    /// Adds a note to `lane` (channel: the lane's default when nil;
+    /// probability 1) and returns its id. The note goes after the lane's
+    /// last note in text order.
+    @discardableResult
+    public mutating func addNote(
+        lane: Int, start: BeatRational, duration: BeatRational, key: UInt8, velocity: UInt8, channel: UInt8? = nil
+    ) -> Result<UInt32, EditRejection> {
+        guard lanes.indices.contains(lane) else { return .failure(.noSuchLane(lane)) }
+        guard notes.count < Pattern.maximumNoteCount else {
+            return .failure(.breaksFormat(PatternError(line: 0, reason: .tooManyNotes)))
+        }
+        let laneChannel = defaultChannel(ofLane: lane)
+        let note = EditorNote(
+            id: nextID,
+            PatternNote(start: start, duration: duration, key: key, velocity: velocity, channel: channel ?? laneChannel, lane: lane))
+        var candidate = self
+        candidate.insert(note)
+        if let problem = candidate.problem(with: [note]) { return .failure(problem) }
+        candidate.notice = nil
+        self = candidate
+        return .success(note.id)
+    }
+
+    /// Removes the notes with these ids (ids not found are ignored) and
+    /// returns how many went. O(n + lines + k log k).
+    @discardableResult
+    public mutating func removeNotes(_ ids: [UInt32]) -> Int {
+        let gone = ids.sorted()
+        func isGone(_ id: UInt32) -> Bool {
+            var low = 0
+            var high = gone.count
+            while low < high {
+                let mid = (low + high) / 2
+                if gone[mid] == id { return true }
+                if gone[mid] < id { low = mid + 1 } else { high = mid }
+            }
+            return false
+        }
+        let before = notes.count
+        var newIndex = [Int](repeating: -1, count: notes.count)
+        var kept: [EditorNote] = []
+        kept.reserveCapacity(notes.count)
+        for (i, note) in notes.enumerated() where !isGone(note.id) {
+            newIndex[i] = kept.count
+            kept.append(note)
+        }
+        guard kept.count < before else { return 0 }
+        var order: [Int] = []
+        order.reserveCapacity(kept.count)
+        for i in idOrder where newIndex[i] >= 0 { order.append(newIndex[i]) }
+        notes = kept
+        idOrder = order
+
+        var lines: [LayoutLine] = []
+        lines.reserveCapacity(layout.lines.count)
+        var orphanedCommentLines: [Int] = []
+        for var line in layout.lines {
+            let count = line.segments.count
+            var trailingBlanks: [UInt8] = []
+            if let last = line.segments.last {
+                var i = last.raw.count
+                while i > 0, StatementReader.isBlank(last.raw[i - 1]) { i -= 1 }
+                trailingBlanks = Array(last.raw[i...])
+            }
+            let lastWasGone = line.segments.last.map { segment in
+                if case .note(let w) = segment.role { return isGone(w.id) }
+                return false
+            } ?? false
+            line.segments.removeAll { segment in
+                if case .note(let w) = segment.role { return isGone(w.id) }
+                return false
+            }
+            if lastWasGone, let last = line.segments.indices.last,
+                !(line.segments[last].raw.last.map(StatementReader.isBlank) ?? false) {
+                // The blanks before the line's comment stay before it.
+                line.segments[last].raw += trailingBlanks
+            }
+            if line.segments.count < count {
+                let hasStatement = line.statementCount > 0
+                if !hasStatement && line.comment.isEmpty { continue }
+                if !hasStatement {
+                    // Only the comment is left: keep it, on a line of its own.
+                    line.segments = []
+                    orphanedCommentLines.append(lines.count + 1)
+                }
+            }
+            lines.append(line)
+        }
+        layout.lines = lines
+        notice = EditorDocument.orphanNotice(orphanedCommentLines)
+        return before - kept.count
+    }
+
+    /// Removes one note; false when there is none with this id.
+    @discardableResult
+    public mutating func removeNote(_ id: UInt32) -> Bool { removeNotes([id]) == 1 }
+
+    /// Replaces notes by id with these values (start, duration, key,
+    /// velocity, channel, probability; a note keeps its lane), all or
+    /// nothing: when one breaks a rule, none changes.
+    @discardableResult
+    public mutating func update(_ changed: [EditorNote]) -> Result<Void, EditRejection> {
+        var candidate = notes
+        var checked: [EditorNote] = []
+        checked.reserveCapacity(changed.count)
+        for var note in changed {
+            guard let i = index(ofNote: note.id) else { return .failure(.noSuchNote(note.id)) }
+            note.lane = candidate[i].lane
+            candidate[i] = note
+            checked.append(note)
+        }
+        let old = notes
+        notes = candidate
+        if let problem = problem(with: checked) {
+            notes = old
+            return .failure(problem)
+        }
+        notice = nil
+        return .success(())
+    }
+
+    /// Moves a note to `start` (beats in its lane) and `key`.
+    @discardableResult
+    public mutating func moveNote(_ id: UInt32, start: BeatRational, key: UInt8) -> Result<Void, EditRejection> {
+        guard var note = note(id) else { return .failure(.noSuchNote(id)) }
+        note.start = start
+        note.key = key
+        return update([note])
+    }
+
+    /// Gives a note a new duration (beats, `> 0`).
+    @discardableResult
+    public mutating func resizeNote(_ id: UInt32, duration: BeatRational) -> Result<Void, EditRejection> {
+        guard var note = note(id) else { return .failure(.noSuchNote(id)) }
+        note.duration = duration
+        return update([note])
+    }
+
+    /// Gives a note a new velocity (1-127).
+    @discardableResult
+    public mutating func setVelocity(_ id: UInt32, _ velocity: UInt8) -> Result<Void, EditRejection> {
+        guard var note = note(id) else { return .failure(.noSuchNote(id)) }
+        note.velocity = velocity
+        return update([note])
+    }
+
+    /// Sets a lane's loop length (version 1: the pattern's `length`). Refused
+    /// when a note of the lane starts at or after it (`notesAtOrAfterLength`),
+    /// and in version 2 when the lanes' common cycle would break the
+    /// format's limits.
+    @discardableResult
+    public mutating func setLength(ofLane lane: Int, to length: BeatRational) -> Result<Void, EditRejection> {
+        guard lanes.indices.contains(lane) else { return .failure(.noSuchLane(lane)) }
+        if length <= .zero { return .failure(.breaksFormat(PatternError(line: 0, reason: .lengthNotPositive))) }
+        if length > PatternLimits.maximumBeatValue {
+            return .failure(.breaksFormat(PatternError(line: 0, reason: .beatValueTooLarge(field: "length"))))
+        }
+        if !PatternLimits.isWritable(length) {
+            return .failure(.breaksFormat(PatternError(line: 0, reason: .fractionPartTooLarge(field: "length"))))
+        }
+        var past = 0
+        for note in notes where note.lane == lane && note.start >= length { past += 1 }
+        if past > 0 { return .failure(.notesAtOrAfterLength(count: past)) }
+        let old = lanes[lane].length
+        lanes[lane].length = length
+        if version == 2, let problem = pattern().validationError() {
+            lanes[lane].length = old
+            return .failure(.breaksFormat(EditorDocument.withoutLine(problem)))
+        }
+        notice = nil
+        return .success(())
+    }
+
+    // MARK: Internals
+
+    /// The first rule broken once `changed` (already in `notes`) took their
+    /// values: in version 1 only they are checked (the others were valid
+    /// before and nothing they depend on changed); in version 2 the whole
+    /// pattern, since the lanes' common cycle depends on every note.
+    func problem(with changed: [EditorNote]) -> EditRejection? {
+        let error: PatternError?
+        if version == 1 {
+            error = Pattern(length: lanes[0].length, notes: changed.map { $0.patternNote }).validationError()
+        } else {
+            error = pattern().validationError()
+        }
+        return error.map { .breaksFormat(EditorDocument.withoutLine($0)) }
+    }
+
+    /// An error of a pattern built in code names a note's index as its line:
+    /// meaningless to a person editing, so it goes.
+    static func withoutLine(_ error: PatternError) -> PatternError {
+        var e = error
+        e.line = 0
+        e.column = 0
+        return e
+    }
+
+    /// Puts a new note (its id above every other) after its lane's last note,
+    /// in `notes` and in the text.
+    mutating func insert(_ note: EditorNote) {
+        var anchorNote: Int?
+        for (i, other) in notes.enumerated() where other.lane == note.lane { anchorNote = i }
+        let index: Int
+        let place: (line: Int, segment: Int)?
+        if let a = anchorNote {
+            index = a + 1
+            place = layout.position(ofNote: notes[a].id)
+        } else {
+            var i = 0
+            while i < notes.count, notes[i].lane < note.lane { i += 1 }
+            index = i
+            place = layout.position(ofLengthOfLane: note.lane)
+        }
+        notes.insert(note, at: index)
+        for k in idOrder.indices where idOrder[k] >= index { idOrder[k] += 1 }
+        idOrder.append(index)
+        nextID = nextID &+ 1
+
+        let canonical = EditorText.note(note, defaultChannel: defaultChannel(ofLane: note.lane))
+        guard let (l, s) = place else {
+            // Not expected: every lane has its length statement. At the end, then.
+            layout.lines.append(EditorDocument.line(canonical, note: note, end: layout.newline))
+            return
+        }
+        if layout.lines[l].statementCount > 1 {
+            // A line of several statements: one more statement on it.
+            var raw = [UInt8(ascii: " ")] + canonical
+            var anchor = layout.lines[l].segments[s]
+            if s == layout.lines[l].segments.count - 1 {
+                // The blanks before the line's comment follow the new statement.
+                var blanks: [UInt8] = []
+                while let last = anchor.raw.last, StatementReader.isBlank(last) {
+                    blanks.insert(last, at: 0)
+                    anchor.raw.removeLast()
+                }
+                raw += blanks
+                layout.lines[l].segments[s] = anchor
+            }
+            layout.lines[l].segments.insert(EditorDocument.segment(raw, note: note), at: s + 1)
+        } else {
+            var end = layout.lines[l].end
+            if end == .none {
+                // The text had no final line end: the anchor line gets one, the new line keeps none.
+                layout.lines[l].end = layout.newline
+                end = .none
+            } else {
+                end = layout.newline
+            }
+            layout.lines.insert(EditorDocument.line(canonical, note: note, end: end), at: l + 1)
+        }
+    }
+
+    static func segment(_ raw: [UInt8], note: EditorNote) -> SourceSegment {
+        let f = SourceSegment.fieldRanges(raw)
+        return SourceSegment(
+            raw: raw,
+            role: .note(WrittenNote(id: note.id, written: note.patternNote, start: f[1], duration: f[2], key: f[3], velocity: f[4])))
+    }
+
+    static func line(_ canonical: [UInt8], note: EditorNote, end: LineEnd) -> LayoutLine {
+        LayoutLine(segments: [segment(canonical, note: note)], comment: [], end: end)
+    }
+
+    static func orphanNotice(_ lines: [Int]) -> [UInt8]? {
+        guard let first = lines.first else { return nil }
+        if lines.count == 1 {
+            return Array("the comment on line \(first) stays, on a line of its own: its note was deleted".utf8)
+        }
+        return Array("\(lines.count) comments stay, each on a line of its own, from line \(first) on: their notes were deleted".utf8)
+    }
+}

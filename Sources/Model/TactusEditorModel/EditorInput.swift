@@ -1,0 +1,116 @@
+import TactusEngine
+import TactusModel
+
+/// A mouse button, as the piano roll editor uses them: left draws, moves and
+/// resizes; right erases; middle pans the view.
+public enum MouseButton: Equatable, Sendable {
+    case left
+    case middle
+    case right
+}
+
+/// The modifier keys held with a press, a key or a wheel turn.
+public struct EditorModifiers: OptionSet, Equatable, Sendable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static var shift: EditorModifiers { EditorModifiers(rawValue: 1) }
+    public static var control: EditorModifiers { EditorModifiers(rawValue: 2) }
+    public static var alt: EditorModifiers { EditorModifiers(rawValue: 4) }
+}
+
+/// A key pressed in the editor, as the UI toolkit reported it: the key and
+/// the modifiers held. The editor's key bindings (`PianoRollEditor.key`)
+/// decide what it does, so that a UI only translates its toolkit's key codes:
+/// printable keys as the ASCII character they type (`+`, `z`, `Z` with
+/// Shift; the keypad's `+` and `-` as those), the others by name (X11's
+/// `ISO_Left_Tab`, what Shift+Tab sends, as `.tab` with `.shift`).
+public struct EditorKey: Equatable, Sendable {
+    /// Which key.
+    public enum Name: Equatable, Sendable {
+        /// A printable ASCII character, as typed (`Z` with Shift held, `+`).
+        case character(UInt8)
+        case delete
+        case backspace
+        case tab
+        case escape
+        case left
+        case right
+        case up
+        case down
+        case pageUp
+        case pageDown
+        case home
+        case end
+    }
+
+    public var name: Name
+    public var modifiers: EditorModifiers
+
+    public init(_ name: Name, modifiers: EditorModifiers = []) {
+        self.name = name
+        self.modifiers = modifiers
+    }
+
+    /// A printable key: `EditorKey.character("z", modifiers: .control)`.
+    public static func character(_ c: Unicode.Scalar, modifiers: EditorModifiers = []) -> EditorKey {
+        EditorKey(.character(UInt8(truncatingIfNeeded: c.value)), modifiers: modifiers)
+    }
+}
+
+/// A note to sound now, so that a person hears what was clicked or drawn:
+/// the UI sends it to the plugin, which plays it only while the transport is
+/// stopped. MIDI values: key 0-127, velocity 1-127, channel 1-16.
+public struct EditorAudition: Equatable, Sendable {
+    public var key: UInt8
+    public var velocity: UInt8
+    public var channel: UInt8
+
+    public init(key: UInt8, velocity: UInt8, channel: UInt8) {
+        self.key = key
+        self.velocity = velocity
+        self.channel = channel
+    }
+}
+
+/// A lane muted or unmuted in the editor, for the plugin (timing contract
+/// §7.6): the UI sets the plugin's mute for lane `lane` (from 0) to `muted`.
+public struct LaneMute: Equatable, Sendable {
+    public var lane: Int
+    public var muted: Bool
+
+    public init(lane: Int, muted: Bool) {
+        self.lane = lane
+        self.muted = muted
+    }
+}
+
+/// What the UI must do after an input: redraw; send the pattern text to the
+/// plugin (`commit`, set once an edit is finished: at a release or a key,
+/// never on a mere pointer motion); sound a note (`audition`); set a lane's
+/// mute in the plugin (`mute`).
+public struct EditorEffects: Equatable, Sendable {
+    public var redraw: Bool
+    public var commit: Bool
+    public var audition: EditorAudition?
+    public var mute: LaneMute?
+
+    public init(redraw: Bool = false, commit: Bool = false, audition: EditorAudition? = nil, mute: LaneMute? = nil) {
+        self.redraw = redraw
+        self.commit = commit
+        self.audition = audition
+        self.mute = mute
+    }
+
+    /// Nothing to do.
+    public static var none: EditorEffects { EditorEffects() }
+    /// Redraw only.
+    public static var redraw: EditorEffects { EditorEffects(redraw: true) }
+
+    /// Both sets of effects (the later audition and mute win).
+    public func merged(with other: EditorEffects) -> EditorEffects {
+        EditorEffects(
+            redraw: redraw || other.redraw, commit: commit || other.commit, audition: other.audition ?? audition, mute: other.mute ?? mute)
+    }
+}

@@ -1,0 +1,70 @@
+import TactusEngine
+/// Writes a `Pattern` in the text format, version 1 (or 2 when it has lanes).
+///
+/// The output parses back to an equal pattern (same length, same notes in
+/// the same order, same exact values). Beat values are written as integers,
+/// as decimals when the value has a finite decimal form of at most nine
+/// places (`3.5`, `0.125`), and as fractions otherwise (`1/3`). O(n); runs
+/// off the audio thread.
+public enum PatternWriter {
+    public static func text(for pattern: Pattern) -> String {
+        if pattern.version == 2 { return version2Text(for: pattern) }
+        var out = "tactus-pattern 1\n"
+        out += "length \(beatText(pattern.length))\n"
+        if !pattern.notes.isEmpty {
+            out += "# note START DURATION KEY VELOCITY [CHANNEL]\n"
+        }
+        for note in pattern.notes {
+            out += "note \(beatText(note.start)) \(beatText(note.duration)) \(note.key) \(note.velocity)"
+            if note.channel != 1 { out += " \(note.channel)" }
+            out += "\n"
+        }
+        return out
+    }
+
+    /// Version 2: `seed` when not 0, then each lane line followed by its notes
+    /// (text order within the lane); a note's channel is left out when it is
+    /// the lane's, `prob=` when it is 1.
+    static func version2Text(for pattern: Pattern) -> String {
+        var out = "tactus-pattern 2\n"
+        if pattern.seed != 0 { out += "seed \(pattern.seed)\n" }
+        for (index, lane) in pattern.laneList.enumerated() {
+            out += "lane \(String(decoding: lane.name, as: UTF8.self)) length \(beatText(lane.length))"
+            if lane.channel != 1 { out += " channel \(lane.channel)" }
+            if let r = lane.swingRatio { out += " swing \(beatText(r)) \(beatText(lane.swingGrid))" }
+            if let root = lane.followRoot {
+                out += " follow \(root)"
+                if lane.followChannel != 0 { out += " in \(lane.followChannel)" }
+            }
+            out += "\n"
+            for note in pattern.notes where note.lane == index {
+                out += "note \(beatText(note.start)) \(beatText(note.duration)) \(note.key) \(note.velocity)"
+                if note.channel != lane.channel { out += " \(note.channel)" }
+                if note.probability != BeatRational(1) { out += " prob=\(beatText(note.probability))" }
+                out += "\n"
+            }
+        }
+        return out
+    }
+
+    /// One beat value in its shortest exact spelling.
+    public static func beatText(_ value: BeatRational) -> String {
+        let n = value.numerator
+        let d = value.denominator
+        if d == 1 { return "\(n)" }
+        var twos = 0
+        var fives = 0
+        var rest = d
+        while rest % 2 == 0 { rest /= 2; twos += 1 }
+        while rest % 5 == 0 { rest /= 5; fives += 1 }
+        let places = max(twos, fives)
+        guard rest == 1, places <= PatternLimits.maximumDecimalDigits else { return "\(n)/\(d)" }
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = n.magnitude * UInt64(scale / d)
+        let whole = scaled / UInt64(scale)
+        var fraction = "\(scaled % UInt64(scale))"
+        while fraction.utf8.count < places { fraction = "0" + fraction }
+        return (n < 0 ? "-" : "") + "\(whole).\(fraction)"
+    }
+}

@@ -1,0 +1,67 @@
+import TactusEngine
+
+/// The one builder of the engine's snapshot: a valid `Pattern` turned into the
+/// sorted, ranked arrays the renderer reads, then assembled by the engine.
+extension PatternSnapshot {
+    /// Builds a snapshot of `pattern`; `text` is the text to report when
+    /// asked for the pattern (state save, `patch:Get`), the writer's output if nil;
+    /// `source` names where it came from (a file path), if anywhere.
+    /// The pattern must be valid (`Pattern.validationError() == nil`).
+    public static func make(_ pattern: Pattern, text: [UInt8]? = nil, source: [UInt8]? = nil, tag: UInt64 = 0) -> PatternSnapshot {
+        // Version 2: one loop of the lanes' common cycle (contract §7.1, LaneCycle).
+        var problem: LaneCycle.Problem?
+        let cycleNotes = LaneCycle.expand(pattern, problem: &problem)
+        precondition(problem == nil, "PatternSnapshot.make needs a valid pattern")
+        let n = cycleNotes.count
+        // By start, then by the written note's line (§5 rule 5; copies of one note never share a start).
+        let order = cycleNotes.indices.sorted { a, b in
+            let sa = cycleNotes[a].start
+            let sb = cycleNotes[b].start
+            return sa != sb ? sa < sb : cycleNotes[a].writtenIndex < cycleNotes[b].writtenIndex
+        }
+        let ends = cycleNotes.map { ExactBeatSum($0.start, $0.duration) }
+        // Exact ranks of the ends: the merge rule of §5 compares them.
+        let byEnd = cycleNotes.indices.sorted { ends[$0] < ends[$1] }
+        var rank = [Int32](repeating: 0, count: n)
+        var r: Int32 = 0
+        for (i, index) in byEnd.enumerated() {
+            if i > 0 && ends[byEnd[i - 1]] < ends[index] { r += 1 }
+            rank[index] = r
+        }
+        var notes = [ScheduledNote]()
+        notes.reserveCapacity(n)
+        var exactEnds = [ExactBeatSum]()
+        exactEnds.reserveCapacity(n)
+        var groupFirst = 0
+        var hasChoices = false
+        for (i, index) in order.enumerated() {
+            let note = cycleNotes[index]
+            if i > 0 && cycleNotes[order[i - 1]].start != note.start { groupFirst = i }
+            let start = note.start.position
+            if note.chanceLimit != UInt64.max { hasChoices = true }
+            notes.append(ScheduledNote(
+                start: start, end: ends[index].position, endRank: rank[index],
+                groupFirst: Int32(groupFirst), groupNext: Int32(n),
+                slot: UInt16(note.channel - 1) * 128 + UInt16(note.key), velocity: note.velocity,
+                lane: UInt8(note.lane), passInCycle: note.passInCycle, passesPerCycle: note.passesPerCycle,
+                chanceLimit: note.chanceLimit, chanceKey: note.chanceKey))
+            exactEnds.append(ends[index])
+        }
+        let laneList = pattern.lanes
+        var lanes = [ScheduledLane]()
+        lanes.reserveCapacity(laneList.count)
+        for lane in laneList {
+            if lane.followRoot != nil { hasChoices = true }
+            lanes.append(ScheduledLane(followRoot: lane.followRoot.map { Int16($0) } ?? -1, followChannel: lane.followChannel))
+        }
+        var next = n
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            notes[i].groupNext = Int32(next)
+            if notes[i].groupFirst == Int32(i) { next = i }
+        }
+        let bytes = text ?? Array(PatternWriter.text(for: pattern).utf8)
+        return assemble(
+            notes: notes, exactEnds: exactEnds, lanes: lanes, hasChoices: hasChoices, length: pattern.length,
+            text: bytes, source: source, tag: tag)
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+import TactusEngine
+import TactusModel
+import TactusJackSequencer
+
+/// The prompt's commands, as a person types them: each edit changes exactly
+/// what it says, and a refused one says why and changes nothing.
+@Suite struct PatternEditorTests {
+    static let start = try! PatternParser.parse("""
+        tactus-pattern 1
+        length 4
+        note 0    1/2  60 100
+        note 1/3  1/3  64  90 2
+        note 7/2  1    67 127
+
+        """)
+
+    @Test func addAppendsAParsedNote() throws {
+        var editor = PatternEditor(pattern: Self.start)
+        #expect(editor.run("add 5/2 1/7 72 100 3") == .changed("added note 4"))
+        let note = editor.pattern.notes[3]
+        #expect(note.start == BeatRational(numerator: 5, denominator: 2))
+        #expect(note.duration == BeatRational(numerator: 1, denominator: 7))
+        #expect(note.key == 72 && note.velocity == 100 && note.channel == 3)
+        #expect(editor.run("add 1.25 0.5 40 90  # comment") == .changed("added note 5"))
+        #expect(editor.pattern.notes[4].channel == 1)
+    }
+
+    @Test func refusedEditsSayWhyAndChangeNothing() {
+        var editor = PatternEditor(pattern: Self.start)
+        let cases: [(String, String)] = [
+            ("add 1 1 200 100", "key must be 0-127"),
+            ("add 0 0 60 100", "duration must be greater than 0"),
+            ("add 4 1 60 100", "start must be less than the pattern length"),
+            ("add x 1 60 100", "start 'x' is not a number"),
+            ("add 1 1 60", "takes START DURATION KEY VELOCITY"),
+            ("remove 9", "there is no note 9 (the pattern has 3"),
+            ("remove 1/2 60", "no note starts at 1/2 on key 60 (C4), channel 1"),
+            ("add 1 1 H4 100", "key 'H4' is not a MIDI note number 0-127 or a note name like C4, F#2 or Bb3"),
+            ("load /", "load: cannot read '/': Is a directory"),
+            ("remove 0 60 17", "channel must be 1-16"),
+            ("length 0", "length must be greater than 0"),
+            ("length 3", "note 3 starts at or after 3; remove it first"),
+            ("load /nonexistent/file.pattern", "cannot read '/nonexistent/file.pattern': No such file or directory"),
+            ("save /nonexistent/folder/out.pattern", "save: cannot create '/nonexistent/folder/out.pattern': No such file or directory; nothing was written"),
+            ("locate 2000000", "one beat position from 0 to 1000000"),
+            ("frobnicate", "unknown command 'frobnicate'"),
+            ("locate soon", "one beat position"),
+        ]
+        for (line, reason) in cases {
+            guard case .error(let text) = editor.run(line) else {
+                Issue.record("'\(line)' was not refused")
+                continue
+            }
+            #expect(text.contains(reason), "'\(line)': \(text)")
+            #expect(editor.pattern == Self.start, "'\(line)' changed the pattern")
+        }
+    }
+
+    @Test func removeByNumberAndByPlace() {
+        var editor = PatternEditor(pattern: Self.start)
+        #expect(editor.run("remove 1/3 64 2") == .changed("removed 1 note"))
+        #expect(editor.pattern.notes.map(\.key) == [60, 67])
+        #expect(editor.run("remove 1") == .changed("removed note 1"))
+        #expect(editor.pattern.notes.map(\.key) == [67])
+    }
+
+    @Test func lengthAndClear() {
+        var editor = PatternEditor(pattern: Self.start)
+        #expect(editor.run("length 7/2") == .error("length: note 3 starts at or after 7/2; remove it first"))
+        #expect(editor.run("remove 3") == .changed("removed note 3"))
+        #expect(editor.run("length 7/2") == .changed("length 3.5"))
+        #expect(editor.pattern.length == BeatRational(numerator: 7, denominator: 2))
+        #expect(editor.run("clear") == .changed("cleared 2 notes"))
+        #expect(editor.pattern.notes.isEmpty)
+    }
+
+    @Test("save x.mid writes a Standard MIDI File that load reads back as the same pattern (docs/midi-files.md M18)")
+    func saveThenLoadMIDIFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-editor-mid-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var editor = PatternEditor(pattern: try PatternParser.parse("tactus-pattern 1\nlength 7/2\nnote 0 1/3 60 100\nnote 1/3 1/4 62 90 2\nnote 3 1 64 80\n"))
+        let original = editor.pattern
+        let file = folder.appendingPathComponent("groove.mid").path
+        #expect(editor.run("save \(file)") == .answer("saved \(file)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)).prefix(4) == Data("MThd".utf8))
+        #expect(editor.run("clear") != .error(""))
+        #expect(editor.run("load \(file)") == .changed("loaded \(file): 3 notes"))
+        #expect(editor.pattern == original)
+        try Data([0x4D, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 0, 0, 1, 0xE7, 0x28]).write(to: URL(fileURLWithPath: file))
+        #expect(editor.run("load \(file)") == .error("load: \(file): byte 12: the division is SMPTE time (25 frames a second, 40 ticks a frame); a pattern counts beats, so only ticks per quarter note can be read; the pattern is unchanged"))
+    }
+
+    @Test func saveThenLoadGivesThePatternBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-editor-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("saved.pattern").path
+        var editor = PatternEditor(pattern: Self.start)
+        _ = editor.run("add 11/7 1/3 50 60 16")
+        let edited = editor.pattern
+        #expect(editor.run("save \(file)") == .answer("saved \(file)"))
+        #expect(editor.run("clear") == .changed("cleared 4 notes"))
+        #expect(editor.run("load \(file)") == .changed("loaded \(file): 4 notes"))
+        #expect(editor.pattern == edited)
+
+        try "tactus-pattern 1\nlength 2\nnote 3 1 60 100\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(editor.run("load \(file)") == .error("load: \(file):3: note start must be less than the pattern length; the pattern is unchanged"))
+        #expect(editor.pattern == edited)
+    }
+
+    // A refusal names a few items and a count: 65,536 note numbers would be one 400 KB line.
+    @Test func aRefusalAboutManyNotesNamesAFewAndCountsTheRest() throws {
+        var text = "tactus-pattern 1\nlength 1\n"
+        for _ in 0..<65_536 { text += "note 0.75 1 60 100\n" }
+        var editor = PatternEditor(pattern: try PatternParser.parse(text))
+        let refusal = editor.run("length 1/2")
+        #expect(refusal == .error("length: 65536 notes start (1, 2, 3, 4, 5 and 65531 more) at or after 1/2; remove them first"))
+        #expect(editor.pattern.length == BeatRational(1))
+        var two = PatternEditor(pattern: Self.start)
+        _ = two.run("add 3.75 1 60 100")
+        #expect(two.run("length 3") == .error("length: 2 notes start (3 and 4) at or after 3; remove them first"))
+    }
+
+    // Note names at the prompt, as in pattern files (docs/pattern-format.md, "Note names").
+    @Test func keysAtThePromptMayBeNoteNames() {
+        var editor = PatternEditor(pattern: Self.start)
+        #expect(editor.run("add 2 1 F#3 100") == .changed("added note 4"))
+        #expect(editor.pattern.notes[3].key == 54)
+        #expect(editor.run("add 2.5 1 Bb3 100 # a comment after a sharp-free line") == .changed("added note 5"))
+        #expect(editor.pattern.notes[4].key == 58)
+        #expect(editor.run("remove 2 F#3") == .changed("removed 1 note"))
+        #expect(editor.run("remove 7/2 G4") == .changed("removed 1 note"))
+        #expect(editor.pattern.notes.map(\.key) == [60, 64, 58])
+        // Lowercase names too, and a sharp right after a lowercase letter is no comment (issue 33).
+        #expect(editor.run("add 1 1 c#4 100") == .changed("added note 4"))
+        #expect(editor.run("add 2 1 eb2 90") == .changed("added note 5"))
+        #expect(editor.pattern.notes.suffix(2).map(\.key) == [61, 39])
+        #expect(PatternEditor.commands(in: "add 0 1 f#3 100; remove 1 c#4 # done") == ["add 0 1 f#3 100", " remove 1 c#4 "])
+        #expect(editor.run("remove 1 c#4") == .changed("removed 1 note"))
+    }
+
+    @Test func showPrintsEachKeysNameBesideItsNumber() {
+        let editor = PatternEditor(pattern: Self.start)
+        #expect(editor.show() == """
+            length 4  (3 notes)
+            1: note 0 0.5 60 100        # C4
+            2: note 1/3 1/3 64 90 2     # E4
+            3: note 3.5 1 67 127        # G4
+            """)
+        var one = PatternEditor(pattern: Self.start)
+        _ = one.run("remove 1"); _ = one.run("remove 1")
+        #expect(one.show().hasPrefix("length 4  (1 note)\n"))
+    }
+
+    @Test func aLineSplitsIntoCommandsAtSemicolons() {
+        #expect(PatternEditor.commands(in: "add 0 1 C4 100; add 1 1 F#3 90 # comment; not a command") == ["add 0 1 C4 100", " add 1 1 F#3 90 "])
+        #expect(PatternEditor.commands(in: "show") == ["show"])
+    }
+
+    @Test func countsAreWrittenForOne() {
+        var editor = PatternEditor(pattern: Self.start)
+        _ = editor.run("remove 1")
+        #expect(editor.run("remove 1") == .changed("removed note 1"))
+        #expect(editor.run("clear") == .changed("cleared 1 note"))
+    }
+
+    @Test func transportAndQuit() {
+        var editor = PatternEditor(pattern: Self.start)
+        #expect(editor.run("play") == .transport(.play))
+        #expect(editor.run("stop") == .transport(.stop))
+        #expect(editor.run("locate 17/4") == .transport(.locate(4.25)))
+        #expect(editor.run("quit") == .quit)
+        #expect(editor.run("   ") == .answer(""))
+        #expect(editor.run("show").isAnswer)
+    }
+}
+
+extension PatternEditor.Outcome {
+    var isAnswer: Bool { if case .answer = self { true } else { false } }
+}
+
+/// The prompt's lane commands (pattern format "Version 2"): a version-1 pattern
+/// becomes lane `main`; each edit is checked by the parser.
+@Suite struct PatternEditorLaneTests {
+    @Test func lanesSeedAndProbabilityAtThePrompt() throws {
+        var editor = PatternEditor(pattern: PatternEditorTests.start)
+        #expect(editor.run("lane hats length 3/2 channel 10 swing 2/3 1/4") == .changed("added lane hats"))
+        #expect(editor.pattern.version == 2)
+        #expect(editor.pattern.laneList.map { String(decoding: $0.name, as: UTF8.self) } == ["main", "hats"])
+        #expect(editor.run("add 1/4 1/8 42 60 prob=0.7") == .changed("added a note to lane hats"))
+        let hat = editor.pattern.notes.last!
+        #expect(hat.lane == 1 && hat.channel == 10 && hat.probability == BeatRational(numerator: 7, denominator: 10))
+        #expect(editor.run("seed 7") == .changed("seed 7"))
+        #expect(editor.pattern.seed == 7)
+        #expect(editor.pattern.length == BeatRational(12))  // lcm(4, 3/2)
+        #expect(editor.run("lanes") == .answer("  main: length 4, 3 notes\n* hats: length 1.5, 1 note\ncommon cycle 12 beats"))
+        #expect(editor.run("lane main") == .answer("lane main: 3 notes"))
+        #expect(editor.run("add 2 1 48 100") == .changed("added a note to lane main"))
+        #expect(editor.pattern.notes.filter { $0.lane == 0 }.count == 4)
+        #expect(editor.run("length 3") == .error("length: note start must be less than the lane length"))
+        #expect(editor.run("add 2 1 48 100 prob=0") == .error("add: probability must be greater than 0 and at most 1"))
+        #expect(editor.run("lane x length 1 swing 1 1/4") == .error("lane: swing ratio must be greater than 0 and less than 1"))
+        #expect(editor.run("lane nope") == .error("lane: there is no lane 'nope' (see lanes); to add one: lane nope length L"))
+        #expect(editor.run("lane bass length 7 follow C2") == .changed("added lane bass"))
+        #expect(editor.pattern.laneList[2].followRoot == 36)
+        let shown = editor.show()
+        #expect(shown.hasPrefix("tactus-pattern 2  (5 notes in 3 lanes, common cycle 84)"))
+        // Beat values as the writer spells them (pattern format, "What the writer produces").
+        #expect(shown.contains("lane hats length 1.5 channel 10 swing 2/3 0.25\n5: note 0.25 0.125 42 60 prob=0.7  # F#2"))
+    }
+}
