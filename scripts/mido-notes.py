@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Note lists of Standard MIDI Files as mido reads them, for the differential
-test of Tactus's reader (Tests/TactusCoreTests/MIDIFileDifferentialTests.swift).
+test of Tactus's reader (Tests/Model/TactusModelTests/MIDIFileDifferentialTests.swift).
 
 For each file given, prints `FILE path`, then `ERROR reason` when mido refuses
 it, else `PPQ n` and one line `NOTE track start end key channel velocity` per
