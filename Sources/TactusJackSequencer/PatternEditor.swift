@@ -89,7 +89,7 @@ public struct PatternEditor {
         case "seed": return seed(args)
         case "clear":
             let n = document.removeNotes(document.notes.map(\.id))
-            return .changed(withNotice("cleared \(PatternEditor.counted(n, "note"))"))
+            return .changed("cleared \(PatternEditor.counted(n, "note"))")
         case "load": return load(args)
         case "save": return save(args)
         case "play": return args.isEmpty ? .transport(.play) : .error("play: takes nothing")
@@ -139,20 +139,13 @@ public struct PatternEditor {
             probability: note.probability)
     }
 
-    /// A change's message, with what the edit did to the text's comments (a
-    /// comment left on a line of its own when its note went).
-    private func withNotice(_ message: String) -> String {
-        guard let notice = document.notice else { return message }
-        return message + " (" + String(decoding: notice, as: UTF8.self) + ")"
-    }
-
     private mutating func remove(_ args: [String]) -> Outcome {
         if args.count == 1, let index = Int(args[0]) {
             guard index >= 1, index <= document.notes.count else {
                 return .error("remove: there is no note \(index) (the pattern has \(document.notes.count); see show)")
             }
             document.removeNote(document.notes[index - 1].id)
-            return .changed(withNotice("removed note \(index)"))
+            return .changed("removed note \(index)")
         }
         guard args.count == 2 || args.count == 3, let start = PatternEditor.beats(args[0]), let key = PatternEditor.key(args[1]) else {
             return .error("remove: takes N, or START KEY [CHANNEL]")
@@ -162,7 +155,7 @@ public struct PatternEditor {
         let matching = document.notes.filter { $0.start == start && $0.key == key && $0.channel == channel }.map(\.id)
         guard !matching.isEmpty else { return .error("remove: no note starts at \(args[0]) on key \(key) (\(NoteName.name(key))), channel \(channel)") }
         let removed = document.removeNotes(matching)
-        return .changed(withNotice("removed \(PatternEditor.counted(removed, "note"))"))
+        return .changed("removed \(PatternEditor.counted(removed, "note"))")
     }
 
     private mutating func length(_ args: [String]) -> Outcome {

@@ -253,7 +253,7 @@ extension PatternEditor.Outcome {
 
     @Test func removeByNumberKeepsTheNotesComment() {
         let (outcome, text) = Self.run("remove 1")
-        #expect(outcome == .changed("removed note 1 (the comment on line 5 stays, on a line of its own: its note was deleted)"))
+        #expect(outcome == .changed("removed note 1"))
         #expect(text == Self.commented.replacingOccurrences(of: "note 0    1/2  C4 100   # kick", with: "# kick"))
     }
 
@@ -274,7 +274,7 @@ extension PatternEditor.Outcome {
 
     @Test func clearKeepsEveryComment() {
         let (outcome, text) = Self.run("clear")
-        #expect(outcome == .changed("cleared 3 notes (the comment on line 5 stays, on a line of its own: its note was deleted)"))
+        #expect(outcome == .changed("cleared 3 notes"))
         #expect(text == """
             tactus-pattern 1
             # A groove: the comments and the spacing are the author's.
