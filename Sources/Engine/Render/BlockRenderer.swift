@@ -276,11 +276,12 @@ public struct BlockRenderer: ~Copyable {
         return old
     }
 
-    /// The host deactivated the plugin: every sounding note ends (its note-off
-    /// goes out at the start of the next block rendered) and the transport is
-    /// forgotten, as LV2 asks of `activate`.
+    /// The host (re)activated the plugin: every sounding note ends (its
+    /// note-off goes out at the start of the next block rendered) and the
+    /// transport is forgotten, as LV2 asks of `activate`. On a fresh renderer
+    /// it changes nothing.
     @_noLocks
-    public mutating func deactivate() {
+    public mutating func activate() {
         tracker.cutAll()
         _clock.reset()
         cursor = nil

@@ -271,11 +271,14 @@ public struct Sequencer: ~Copyable {
         clearError()
     }
 
-    /// The host deactivated the plugin: every sounding note ends at the first
-    /// frame of the next block rendered, and the transport is forgotten.
+    /// The host (re)activated the plugin (LV2 `activate`, where eg-metro
+    /// resets): every note still sounding ends at the first frame of the next
+    /// block rendered, an auditioned note's too, and the transport is
+    /// forgotten (timing contract, reading (e)). On a fresh sequencer it
+    /// changes nothing, so activating twice is harmless.
     @_noLocks
-    public mutating func deactivate() {
-        _renderer.deactivate()
+    public mutating func activate() {
+        _renderer.activate()
         // Its note-off goes out with the renderer's, at the next block start.
         audition.framesLeft = 0
     }

@@ -181,11 +181,12 @@ public struct EditorDocument {
     // MARK: Editing
 
     /// Adds a note to `lane` (channel: the lane's default when nil;
-    /// probability 1) and returns its id. The note goes after the lane's
-    /// last note in text order.
+    /// `probability` other than 1 only in version 2) and returns its id. The
+    /// note goes after the lane's last note in text order.
     @discardableResult
     public mutating func addNote(
-        lane: Int, start: BeatRational, duration: BeatRational, key: UInt8, velocity: UInt8, channel: UInt8? = nil
+        lane: Int, start: BeatRational, duration: BeatRational, key: UInt8, velocity: UInt8, channel: UInt8? = nil,
+        probability: BeatRational = BeatRational(1)
     ) -> Result<UInt32, EditRejection> {
         guard lanes.indices.contains(lane) else { return .failure(.noSuchLane(lane)) }
         guard notes.count < Pattern.maximumNoteCount else {
@@ -194,7 +195,9 @@ public struct EditorDocument {
         let laneChannel = defaultChannel(ofLane: lane)
         let note = EditorNote(
             id: nextID,
-            PatternNote(start: start, duration: duration, key: key, velocity: velocity, channel: channel ?? laneChannel, lane: lane))
+            PatternNote(
+                start: start, duration: duration, key: key, velocity: velocity, channel: channel ?? laneChannel,
+                probability: probability, lane: lane))
         var candidate = self
         candidate.insert(note)
         if let problem = candidate.problem(with: [note]) { return .failure(problem) }
@@ -351,6 +354,118 @@ public struct EditorDocument {
         }
         notice = nil
         return .success(())
+    }
+
+    // MARK: Lanes and seed
+
+    /// Adds `lane` (a name no lane has) on a line of its own at the end of
+    /// the text, or gives the lane of that name these values, its statement
+    /// rewritten in place (its comment and the blanks around it kept; a note
+    /// of the lane that named no channel names its own when the lane's
+    /// channel changes, so that every note keeps its channel).
+    /// A version-1 text becomes version 2 first: its header says 2 and its
+    /// `length L` becomes `lane main length L`. Returns the lane's index.
+    /// The whole text is checked by the parser; a refused edit changes
+    /// nothing. The notes get new ids, from `nextID` on. O(text length).
+    public mutating func setLane(_ lane: PatternLane) -> Result<Int, PatternError> {
+        let existing = lanes.firstIndex { $0.name == lane.name }
+        var layout = version2Layout(channelOfLane: existing.map { ($0, lane.channel) })
+        let statement = Array(PatternWriter.laneStatement(lane).utf8)
+        // (`version2Layout` keeps every line and statement where it was.)
+        if let existing, let (l, s) = self.layout.position(ofLengthOfLane: existing) {
+            layout.lines[l].segments[s] = SourceSegment(raw: EditorDocument.replacingStatement(layout.lines[l].segments[s].raw, with: statement), role: .verbatim)
+        } else {
+            layout.appendLine(statement)
+        }
+        return adopt(layout).map { lanes.firstIndex { $0.name == lane.name } ?? 0 }
+    }
+
+    /// Sets `seed S`: rewrites the seed statement's value in place, or adds
+    /// `seed S` after the header (not when S is 0, the value without one).
+    /// A version-1 text becomes version 2 first (see `setLane`). The notes
+    /// get new ids, from `nextID` on. O(text length).
+    public mutating func setSeed(_ seed: UInt32) -> Result<Void, PatternError> {
+        var layout = version2Layout()
+        let value = Array("\(seed)".utf8)
+        if let (l, s) = layout.position(ofStatement: "seed") {
+            var raw = layout.lines[l].segments[s].raw
+            let fields = SourceSegment.fieldRanges(raw)
+            if fields.count == 2 { raw.replaceSubrange(fields[1], with: value) }
+            layout.lines[l].segments[s] = SourceSegment(raw: raw, role: .verbatim)
+        } else if seed != 0, let (l, s) = layout.position(ofStatement: "tactus-pattern") {
+            let statement = Array("seed ".utf8) + value
+            if layout.lines[l].statementCount > 1 {
+                layout.lines[l].segments.insert(SourceSegment(raw: [UInt8(ascii: " ")] + statement, role: .verbatim), at: s + 1)
+            } else {
+                layout.lines.insert(LayoutLine(segments: [SourceSegment(raw: statement, role: .verbatim)], comment: [], end: layout.newline), at: l + 1)
+                if layout.lines[l].end == .none {
+                    layout.lines[l].end = layout.newline
+                    layout.lines[l + 1].end = .none
+                }
+            }
+        }
+        return adopt(layout).map { _ in () }
+    }
+
+    /// The layout with every value as the document holds it now, and a
+    /// version-1 text's header and `length` statement spelled as version 2's;
+    /// with `channelOfLane` (a lane, its new channel), that lane's notes
+    /// written without a channel get theirs when it is not the new one.
+    private func version2Layout(channelOfLane: (lane: Int, channel: UInt8)? = nil) -> SourceLayout {
+        var out = layout
+        for l in out.lines.indices {
+            for s in out.lines[l].segments.indices {
+                let segment = out.lines[l].segments[s]
+                switch segment.role {
+                case .verbatim: continue
+                case .note(let w):
+                    guard let i = index(ofNote: w.id) else { continue }
+                    var raw = SourceSegment.rendered(segment.raw, w, notes[i])
+                    if let (lane, channel) = channelOfLane, notes[i].lane == lane, notes[i].channel != channel {
+                        // `note START DURATION KEY VELOCITY [CHANNEL] [prob=P]`: a fifth field not `prob=` is the channel.
+                        let fields = SourceSegment.fieldRanges(raw)
+                        let namesChannel = fields.count > 5 && raw[fields[5].lowerBound] != UInt8(ascii: "p")
+                        if !namesChannel { raw.insert(contentsOf: [UInt8(ascii: " ")] + Array("\(notes[i].channel)".utf8), at: fields[4].upperBound) }
+                    }
+                    out.lines[l].segments[s] = SourceSegment(raw: raw, role: .verbatim)
+                case .length(let w):
+                    var raw = SourceSegment.rendered(segment.raw, w, lanes[w.lane].length)
+                    if version == 1, let first = SourceSegment.fieldRanges(raw).first {
+                        raw.replaceSubrange(first, with: Array("lane main length".utf8))
+                    }
+                    out.lines[l].segments[s] = SourceSegment(raw: raw, role: .verbatim)
+                }
+            }
+        }
+        if version == 1, let (l, s) = out.position(ofStatement: "tactus-pattern") {
+            var raw = out.lines[l].segments[s].raw
+            let fields = SourceSegment.fieldRanges(raw)
+            if fields.count == 2 { raw.replaceSubrange(fields[1], with: [UInt8(ascii: "2")]) }
+            out.lines[l].segments[s].raw = raw
+        }
+        return out
+    }
+
+    /// Becomes the document `layout` spells, when the parser takes it.
+    private mutating func adopt(_ layout: SourceLayout) -> Result<Void, PatternError> {
+        var candidate = self
+        candidate.layout = layout
+        do {
+            self = try EditorDocument(parsing: candidate.text(), firstID: nextID)
+            return .success(())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A statement's bytes with everything from its first field to its last
+    /// replaced by `statement` (the blanks around it kept).
+    private static func replacingStatement(_ raw: [UInt8], with statement: [UInt8]) -> [UInt8] {
+        let fields = SourceSegment.fieldRanges(raw)
+        guard let first = fields.first, let last = fields.last else { return statement }
+        var out = raw
+        out.replaceSubrange(first.lowerBound..<last.upperBound, with: statement)
+        return out
     }
 
     // MARK: Internals

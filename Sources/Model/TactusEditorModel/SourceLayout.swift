@@ -106,6 +106,30 @@ struct SourceLayout {
     }
 }
 
+extension SourceLayout {
+    /// Where the first statement starting with `word` is (`tactus-pattern`,
+    /// `seed`). O(text length).
+    func position(ofStatement word: StaticString) -> (line: Int, segment: Int)? {
+        for (l, line) in lines.enumerated() {
+            for (s, segment) in line.segments.enumerated() {
+                if let first = SourceSegment.fieldRanges(segment.raw).first, SourceSegment.field(segment.raw, first, is: word) { return (l, s) }
+            }
+        }
+        return nil
+    }
+
+    /// Adds a line holding `statement` at the end of the text (the last line
+    /// gets a line end if it had none; the new one then has none).
+    mutating func appendLine(_ statement: [UInt8]) {
+        var end = newline
+        if let last = lines.indices.last, lines[last].end == .none {
+            lines[last].end = newline
+            end = .none
+        }
+        lines.append(LayoutLine(segments: [SourceSegment(raw: statement, role: .verbatim)], comment: [], end: end))
+    }
+}
+
 /// How a line ends: LF, CR LF, or not at all (the last line of a text
 /// without a final line feed).
 enum LineEnd: Equatable {
@@ -219,26 +243,8 @@ enum EditorText {
 
     static func decimal(_ value: UInt8) -> [UInt8] { Array("\(value)".utf8) }
 
-    /// `note START DURATION KEY VELOCITY [CHANNEL] [prob=P]` as `PatternWriter`
-    /// writes it: the channel left out when it is `defaultChannel`, `prob=`
-    /// when it is 1.
+    /// The note's statement as `PatternWriter` writes it.
     static func note(_ note: EditorNote, defaultChannel: UInt8) -> [UInt8] {
-        var out = Array("note ".utf8)
-        out += beat(note.start)
-        out.append(UInt8(ascii: " "))
-        out += beat(note.duration)
-        out.append(UInt8(ascii: " "))
-        out += decimal(note.key)
-        out.append(UInt8(ascii: " "))
-        out += decimal(note.velocity)
-        if note.channel != defaultChannel {
-            out.append(UInt8(ascii: " "))
-            out += decimal(note.channel)
-        }
-        if note.probability != BeatRational(1) {
-            out += Array(" prob=".utf8)
-            out += beat(note.probability)
-        }
-        return out
+        Array(PatternWriter.noteStatement(note.patternNote, defaultChannel: defaultChannel).utf8)
     }
 }

@@ -290,7 +290,7 @@ struct OrderRuleTests {
         #expect(result.report.editFailures.first?.message == "line 3: note start must be less than the pattern length")
     }
 
-    @Test("deactivation ends every sounding note at the next block and forgets the transport")
+    @Test("re-activation (reading (e)) ends every sounding note at the next block and forgets the transport")
     func deactivation() throws {
         var renderer = BlockRenderer(sampleRate: 48000)
         var out = MIDIEventBuffer(storageCapacity: 64)
@@ -300,7 +300,7 @@ struct OrderRuleTests {
         renderer.apply(PositionUpdate(speed: 1, bar: 0, barBeat: 0, beatsPerMinute: 120), atOffset: 0, output: &out)
         renderer.endBlock(output: &out)
         #expect(out.count == 2)
-        renderer.deactivate()
+        renderer.activate()
         renderer.beginBlock(frameCount: 256, output: &out)
         renderer.endBlock(output: &out)
         #expect(Array(out.events) == [MIDIEvent(offset: 0, status: 0x80, data1: 60, data2: 0), MIDIEvent(offset: 0, status: 0x82, data1: 64, data2: 0)])
@@ -309,6 +309,29 @@ struct OrderRuleTests {
         renderer.endBlock(output: &out)
         #expect(out.count == 0)
         renderer.install(nil)?.destroy()
+    }
+
+    @Test("activating a fresh renderer, once or twice, changes nothing it plays")
+    func activationOfAFreshRenderer() throws {
+        func played(activations: Int) throws -> [MIDIEvent] {
+            var renderer = BlockRenderer(sampleRate: 48000)
+            var out = MIDIEventBuffer(storageCapacity: 64)
+            _ = renderer.install(PatternSnapshot.make(try PatternParser.parse("tactus-pattern 1\nlength 1\nnote 1/3 1/2 60 100\n")))
+            for _ in 0..<activations { renderer.activate() }
+            var events: [MIDIEvent] = []
+            for block in 0..<4 {
+                renderer.beginBlock(frameCount: 24000, output: &out)
+                if block == 0 { renderer.apply(PositionUpdate(speed: 1, bar: 0, barBeat: 0, beatsPerMinute: 120), atOffset: 0, output: &out) }
+                renderer.endBlock(output: &out)
+                events += out.events.map { MIDIEvent(offset: $0.offset + Int64(24000 * block), status: $0.status, data1: $0.data1, data2: $0.data2) }
+            }
+            renderer.install(nil)?.destroy()
+            return events
+        }
+        let once = try played(activations: 1)
+        #expect(once.count == 8)
+        #expect(try played(activations: 0) == once)
+        #expect(try played(activations: 2) == once)
     }
 }
 

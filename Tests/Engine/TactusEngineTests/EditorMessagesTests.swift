@@ -62,7 +62,7 @@ struct EditorMessagesTests {
         #expect(!log.contains { $0.hasSuffix(" 67 80") })
     }
 
-    @Test("§8.1: CC 123 and deactivation end an auditioned note: none is left sounding")
+    @Test("§8.1: CC 123 and re-activation end an auditioned note: none is left sounding")
     func auditionNeverStuck() {
         let cut = Self.run(blocks: 10, size: 1000) { block, s in
             if block == 1 { s.audition(key: 50, velocity: 90, channel: 1, atOffset: 0) }
@@ -71,7 +71,7 @@ struct EditorMessagesTests {
         #expect(cut == ["1000 144 50 90", "2700 128 50 0"])
         let deactivated = Self.run(blocks: 10, size: 1000) { block, s in
             if block == 1 { s.audition(key: 50, velocity: 90, channel: 1, atOffset: 0) }
-            if block == 2 { s.deactivate() }
+            if block == 2 { s.activate() }
         }.events
         #expect(deactivated == ["1000 144 50 90", "3000 128 50 0"])
     }

@@ -106,21 +106,7 @@ public final class TimebaseMaster {
             beatsPerBar = m
             pendingMeter = nil
         }
-        let b = max(0, beat(atFrame: frame))
-        let bar = (b / beatsPerBar).rounded(.down)
-        let inBar = b - bar * beatsPerBar
-        let whole = inBar.rounded(.down)
-        let tick = min(ticksPerBeat - 1, ((inBar - whole) * ticksPerBeat).rounded(.down))
-        pos.pointee.valid = jack_position_bits_t(rawValue: JackPositionBBT.rawValue | JackTickDouble.rawValue)
-        pos.pointee.bar = Int32(bar) + 1
-        pos.pointee.beat = Int32(whole) + 1
-        pos.pointee.tick = Int32(tick)
-        pos.pointee.tick_double = (inBar - whole) * ticksPerBeat
-        pos.pointee.bar_start_tick = bar * beatsPerBar * ticksPerBeat
-        pos.pointee.beats_per_bar = Float(beatsPerBar)
-        pos.pointee.beat_type = 4
-        pos.pointee.ticks_per_beat = ticksPerBeat
-        pos.pointee.beats_per_minute = tempo
+        pos.pointee.setBBT(beats: beat(atFrame: frame), beatsPerBar: beatsPerBar, ticksPerBeat: ticksPerBeat, beatsPerMinute: tempo)
     }
 
     public func stop() {

@@ -200,19 +200,6 @@ enum JackSequencerProcess {
     static func timebase(_ pos: UnsafeMutablePointer<jack_position_t>, _ raw: UnsafeMutableRawPointer) {
         let clock = raw.assumingMemoryBound(to: MasterClock.self).pointee
         let beats = Double(pos.pointee.frame) * clock.beatsPerMinute / (60 * clock.sampleRate)
-        let bar = Double(BeatPosition.floorToInt64(beats / clock.beatsPerBar))
-        let inBar = beats - bar * clock.beatsPerBar
-        let whole = Double(BeatPosition.floorToInt64(inBar))
-        let tick = (inBar - whole) * MasterClock.ticksPerBeat
-        pos.pointee.valid = jack_position_bits_t(rawValue: JackPositionBBT.rawValue | JackTickDouble.rawValue)
-        pos.pointee.bar = Int32(truncatingIfNeeded: Int64(bar) &+ 1)
-        pos.pointee.beat = Int32(truncatingIfNeeded: Int64(whole) &+ 1)
-        pos.pointee.tick = Int32(truncatingIfNeeded: BeatPosition.floorToInt64(tick))
-        pos.pointee.tick_double = tick
-        pos.pointee.bar_start_tick = bar * clock.beatsPerBar * MasterClock.ticksPerBeat
-        pos.pointee.beats_per_bar = Float(clock.beatsPerBar)
-        pos.pointee.beat_type = 4
-        pos.pointee.ticks_per_beat = MasterClock.ticksPerBeat
-        pos.pointee.beats_per_minute = clock.beatsPerMinute
+        pos.pointee.setBBT(beats: beats, beatsPerBar: clock.beatsPerBar, ticksPerBeat: MasterClock.ticksPerBeat, beatsPerMinute: clock.beatsPerMinute)
     }
 }

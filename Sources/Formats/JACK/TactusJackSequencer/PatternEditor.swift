@@ -5,15 +5,27 @@ import TactusModel
 
 /// The pattern being edited at `tactus jack`'s prompt, and the commands that
 /// edit it. Runs on the prompt's thread (not realtime: it allocates); every
-/// edit is checked by the pattern parser itself, so an error reads as it does
-/// everywhere else and the pattern is left as it was. Each command costs
-/// O(n) in the pattern's notes.
+/// edit is checked by the pattern parser's rules, so an error reads as it
+/// does everywhere else and the pattern is left as it was.
+///
+/// The pattern is held as the X11 editor holds it, an `EditorDocument`: an
+/// edit changes only the statements it touches, and the text keeps the
+/// author's comments, blank lines and spacing (`text`, what `save` writes
+/// and the journal records). Each command costs O(n) in the pattern's notes
+/// plus O(text length).
 public struct PatternEditor {
-    public private(set) var pattern: Pattern
+    /// The pattern text and its edits.
+    public private(set) var document: EditorDocument
     /// The lane `add` and `length` act on (version 2; pattern format "Version 2").
     public private(set) var currentLane = 0
 
-    public init(pattern: Pattern) { self.pattern = pattern }
+    public init(document: EditorDocument) { self.document = document }
+
+    /// The pattern the text spells. O(n).
+    public var pattern: Pattern { document.pattern() }
+
+    /// The pattern text with the edits made (comments and layout kept). O(text length).
+    public var text: [UInt8] { document.text() }
 
     public enum Outcome: Equatable {
         /// The pattern changed; the message says how.
@@ -77,8 +89,7 @@ public struct PatternEditor {
         case "lanes": return .answer(lanesText())
         case "seed": return seed(args)
         case "clear":
-            let n = pattern.notes.count
-            pattern.notes.removeAll()
+            let n = document.removeNotes(document.notes.map(\.id))
             return .changed("cleared \(PatternEditor.counted(n, "note"))")
         case "load": return load(args)
         case "save": return save(args)
@@ -95,11 +106,11 @@ public struct PatternEditor {
     }
 
     public func show() -> String {
-        if pattern.version == 2 { return showVersion2() }
+        let pattern = self.pattern
+        if pattern.version == 2 { return PatternEditor.showVersion2(pattern) }
         var out = "length \(PatternWriter.beatText(pattern.length))  (\(PatternEditor.counted(pattern.notes.count, "note")))"
         for (i, n) in pattern.notes.enumerated() {
-            var line = "\(i + 1): note \(PatternWriter.beatText(n.start)) \(PatternWriter.beatText(n.duration)) \(n.key) \(n.velocity)"
-            if n.channel != 1 { line += " \(n.channel)" }
+            var line = "\(i + 1): " + PatternWriter.noteStatement(n, defaultChannel: 1)
             // The key's name beside its number, as a comment: the line stays pattern text.
             line += String(repeating: " ", count: max(2, 28 - line.count)) + "# " + NoteName.name(n.key)
             out += "\n" + line
@@ -108,27 +119,33 @@ public struct PatternEditor {
     }
 
     private mutating func add(_ args: [String]) -> Outcome {
-        if pattern.version == 2 { return addVersion2(args) }
+        if document.version == 2 { return addVersion2(args) }
         guard args.count == 4 || args.count == 5 else { return .error("add: takes START DURATION KEY VELOCITY [CHANNEL]") }
-        guard pattern.notes.count < Pattern.maximumNoteCount else { return .error("add: the pattern already has 65536 notes") }
+        guard document.notes.count < Pattern.maximumNoteCount else { return .error("add: the pattern already has 65536 notes") }
         // The parser checks the note, with the pattern's own length.
-        let text = "tactus-pattern 1\nlength \(PatternWriter.beatText(pattern.length))\nnote \(args.joined(separator: " "))\n"
+        let text = "tactus-pattern 1\nlength \(PatternWriter.beatText(document.lanes[0].length))\nnote \(args.joined(separator: " "))\n"
         do {
-            let parsed = try PatternParser.parse(text)
-            let note = parsed.notes[0]
-            pattern.notes.append(note)
-            return .changed("added note \(pattern.notes.count)")
+            let note = try PatternParser.parse(text).notes[0]
+            if case .failure(let rejection) = add(note, lane: 0) { return .error("add: \(rejection.message)") }
+            return .changed("added note \(document.notes.count)")
         } catch {
             return .error("add: \(error.reasonText)")
         }
     }
 
+    /// Adds a parsed note to `lane`, after the lane's last note.
+    private mutating func add(_ note: PatternNote, lane: Int) -> Result<UInt32, EditRejection> {
+        document.addNote(
+            lane: lane, start: note.start, duration: note.duration, key: note.key, velocity: note.velocity, channel: note.channel,
+            probability: note.probability)
+    }
+
     private mutating func remove(_ args: [String]) -> Outcome {
         if args.count == 1, let index = Int(args[0]) {
-            guard index >= 1, index <= pattern.notes.count else {
-                return .error("remove: there is no note \(index) (the pattern has \(pattern.notes.count); see show)")
+            guard index >= 1, index <= document.notes.count else {
+                return .error("remove: there is no note \(index) (the pattern has \(document.notes.count); see show)")
             }
-            pattern.notes.remove(at: index - 1)
+            document.removeNote(document.notes[index - 1].id)
             return .changed("removed note \(index)")
         }
         guard args.count == 2 || args.count == 3, let start = PatternEditor.beats(args[0]), let key = PatternEditor.key(args[1]) else {
@@ -136,35 +153,40 @@ public struct PatternEditor {
         }
         let channel = args.count == 3 ? UInt8(args[2]) : 1
         guard let channel, (1...16).contains(channel) else { return .error("remove: channel must be 1-16") }
-        let before = pattern.notes.count
-        pattern.notes.removeAll { $0.start == start && $0.key == key && $0.channel == channel }
-        let removed = before - pattern.notes.count
-        guard removed > 0 else { return .error("remove: no note starts at \(args[0]) on key \(key) (\(NoteName.name(key))), channel \(channel)") }
+        let matching = document.notes.filter { $0.start == start && $0.key == key && $0.channel == channel }.map(\.id)
+        guard !matching.isEmpty else { return .error("remove: no note starts at \(args[0]) on key \(key) (\(NoteName.name(key))), channel \(channel)") }
+        let removed = document.removeNotes(matching)
         return .changed("removed \(PatternEditor.counted(removed, "note"))")
     }
 
     private mutating func length(_ args: [String]) -> Outcome {
         guard args.count == 1 else { return .error("length: takes one beat value") }
-        if pattern.version == 2 {
+        if document.version == 2 {
             // The current lane's length, checked by the parser with the lane's notes.
-            let lane = pattern.laneList[currentLane]
+            let lane = document.lanes[currentLane]
             guard let value = PatternEditor.beats(args[0]) ?? (args[0] == "1000000" ? BeatRational(1_000_000) : nil), value > .zero else {
                 return .error("length: takes one beat value greater than 0")
             }
-            var candidate = pattern
-            candidate.laneList[currentLane].length = value
-            return adopt(candidate, command: "length", message: "lane \(String(decoding: lane.name, as: UTF8.self)): length \(PatternWriter.beatText(value))")
+            switch document.setLength(ofLane: currentLane, to: value) {
+            case .success:
+                return .changed("lane \(String(decoding: lane.name, as: UTF8.self)): length \(PatternWriter.beatText(value))")
+            case .failure(.notesAtOrAfterLength):
+                // As the parser says it of a lane line followed by such a note.
+                return .error("length: \(PatternError(line: 0, reason: .startNotBeforeLaneLength).reasonText)")
+            case .failure(let rejection):
+                return .error("length: \(rejection.message)")
+            }
         }
         let text = "tactus-pattern 1\nlength \(args[0])\n"
         let newLength: BeatRational
         do { newLength = try PatternParser.parse(text).length } catch { return .error("length: \(error.reasonText)") }
-        let outside = pattern.notes.indices.filter { pattern.notes[$0].start >= newLength }.map { String($0 + 1) }
+        let outside = document.notes.indices.filter { document.notes[$0].start >= newLength }.map { String($0 + 1) }
         guard outside.isEmpty else {
             // A few note numbers and a count: 65,536 of them would be one line of 400 KB.
             let which = outside.count == 1 ? "note \(outside[0]) starts" : "\(outside.count) notes start (\(CappedList.inline(outside)))"
             return .error("length: \(which) at or after \(args[0]); remove \(outside.count == 1 ? "it" : "them") first")
         }
-        pattern.length = newLength
+        if case .failure(let rejection) = document.setLength(ofLane: 0, to: newLength) { return .error("length: \(rejection.message)") }
         return .changed("length \(PatternWriter.beatText(newLength))")
     }
 
@@ -180,8 +202,10 @@ public struct PatternEditor {
             // A Standard MIDI File, imported with the defaults (docs/midi-files.md M10-M15).
             do {
                 let file = try MIDIFileReader().read(bytes)
-                pattern = try MIDIFileImport.importPattern(file, options: MIDIImportOptions(track: file.format == 2 ? 1 : nil)).pattern
-                return .changed("loaded \(path): \(PatternEditor.counted(pattern.notes.count, "note"))")
+                let imported = try MIDIFileImport.importPattern(file, options: MIDIImportOptions(track: file.format == 2 ? 1 : nil)).pattern
+                document = try EditorDocument(parsing: Array(PatternWriter.text(for: imported).utf8))
+                currentLane = 0
+                return .changed("loaded \(path): \(PatternEditor.counted(document.notes.count, "note"))")
             } catch let error as MIDIFileError {
                 return .error("load: \(path): \(error.message); the pattern is unchanged")
             } catch {
@@ -189,9 +213,9 @@ public struct PatternEditor {
             }
         }
         do {
-            pattern = try PatternParser.parse(bytes: bytes)
+            document = try EditorDocument(parsing: bytes)
             currentLane = 0
-            return .changed("loaded \(path): \(PatternEditor.counted(pattern.notes.count, "note"))")
+            return .changed("loaded \(path): \(PatternEditor.counted(document.notes.count, "note"))")
         } catch {
             return .error("load: \(path):\(error.location): \(error.reasonText); the pattern is unchanged")
         }
@@ -205,7 +229,7 @@ public struct PatternEditor {
                 try AtomicFile.write(PatternExport.export(pattern).bytes, to: args[0])
                 return .answer("saved \(PatternEditor.displayPath(args[0]))")
             }
-            try AtomicFile.write(PatternWriter.text(for: pattern), to: args[0])
+            try AtomicFile.write(text, to: args[0])
             return .answer("saved \(PatternEditor.displayPath(args[0]))")
         } catch {
             return .error("save: \(error.description); nothing was written")
@@ -214,33 +238,13 @@ public struct PatternEditor {
 
     // MARK: - Version 2: lanes
 
-    /// Makes `candidate` the pattern if its text parses (so every rule and
-    /// limit of the format is checked the one way); else says why.
-    private mutating func adopt(_ candidate: Pattern, command: String, message: String) -> Outcome {
-        do {
-            pattern = try PatternParser.parse(PatternWriter.text(for: candidate))
-            return .changed(message)
-        } catch {
-            return .error("\(command): \(error.reasonText)")
-        }
-    }
-
-    /// A version-1 pattern as version 2: one lane `main` of its length.
-    private var asVersion2: Pattern {
-        if pattern.version == 2 { return pattern }
-        var notes = pattern.notes
-        for i in notes.indices { notes[i].lane = 0 }
-        return Pattern(lanes: [PatternLane(name: PatternLane.mainName, length: pattern.length)], notes: notes, seed: 0, commonCycle: pattern.length)
-    }
-
     private mutating func lane(_ args: [String]) -> Outcome {
         guard let name = args.first else { return .error("lane: takes NAME [length L [channel C] [swing R G] [follow ROOT [in C]]]") }
-        let base = asVersion2
-        let existing = base.laneList.firstIndex { $0.name == Array(name.utf8) }
+        let existing = document.lanes.firstIndex { $0.name == Array(name.utf8) }
         if args.count == 1 {
-            guard let existing, pattern.version == 2 else { return .error("lane: there is no lane '\(name)' (see lanes); to add one: lane \(name) length L") }
+            guard let existing, document.version == 2 else { return .error("lane: there is no lane '\(name)' (see lanes); to add one: lane \(name) length L") }
             currentLane = existing
-            return .answer("lane \(name): \(PatternEditor.counted(pattern.notes.filter { $0.lane == existing }.count, "note"))")
+            return .answer("lane \(name): \(PatternEditor.counted(document.notes(inLane: existing).count, "note"))")
         }
         // The lane line is read by the parser, with its own messages.
         let lane: PatternLane
@@ -249,26 +253,22 @@ public struct PatternEditor {
         } catch {
             return .error("lane: \(error.reasonText)")
         }
-        var candidate = base
-        let index: Int
-        if let existing {
-            candidate.laneList[existing] = lane
-            index = existing
-        } else {
-            candidate.laneList.append(lane)
-            index = candidate.laneList.count - 1
+        // A version-1 pattern becomes lane `main` (the document checks the whole text).
+        switch document.setLane(lane) {
+        case .success(let index):
+            currentLane = index
+            return .changed(existing == nil ? "added lane \(name)" : "lane \(name) redefined")
+        case .failure(let error):
+            return .error("lane: \(error.reasonText)")
         }
-        let outcome = adopt(candidate, command: "lane", message: existing == nil ? "added lane \(name)" : "lane \(name) redefined")
-        if case .changed = outcome { currentLane = index }
-        return outcome
     }
 
     private mutating func seed(_ args: [String]) -> Outcome {
         guard args.count == 1 else { return .error("seed: takes one integer 0-4294967295") }
         do {
-            var candidate = asVersion2
-            candidate.seed = try PatternParser.parse("tactus-pattern 2\nseed \(args[0])\nlane a length 1\n").seed
-            return adopt(candidate, command: "seed", message: "seed \(candidate.seed)")
+            let seed = try PatternParser.parse("tactus-pattern 2\nseed \(args[0])\nlane a length 1\n").seed
+            if case .failure(let error) = document.setSeed(seed) { return .error("seed: \(error.reasonText)") }
+            return .changed("seed \(seed)")
         } catch {
             return .error("seed: \(error.reasonText)")
         }
@@ -276,47 +276,41 @@ public struct PatternEditor {
 
     private mutating func addVersion2(_ args: [String]) -> Outcome {
         guard (4...6).contains(args.count) else { return .error("add: takes START DURATION KEY VELOCITY [CHANNEL] [prob=P]") }
-        guard pattern.notes.count < Pattern.maximumNoteCount else { return .error("add: the pattern already has 65536 notes") }
-        let lane = pattern.laneList[currentLane]
+        guard document.notes.count < Pattern.maximumNoteCount else { return .error("add: the pattern already has 65536 notes") }
+        let lane = document.lanes[currentLane]
         // The parser checks the note against the current lane's length and channel.
         let text = "tactus-pattern 2\nlane x length \(PatternWriter.beatText(lane.length)) channel \(lane.channel)\nnote \(args.joined(separator: " "))\n"
         do {
-            var note = try PatternParser.parse(text).notes[0]
-            note.lane = currentLane
-            var candidate = pattern
-            candidate.notes.append(note)
-            let name = String(decoding: lane.name, as: UTF8.self)
-            return adopt(candidate, command: "add", message: "added a note to lane \(name)")
+            let note = try PatternParser.parse(text).notes[0]
+            if case .failure(let rejection) = add(note, lane: currentLane) { return .error("add: \(rejection.message)") }
+            return .changed("added a note to lane \(String(decoding: lane.name, as: UTF8.self))")
         } catch {
             return .error("add: \(error.reasonText)")
         }
     }
 
     private func lanesText() -> String {
-        let p = asVersion2
+        // A version-1 pattern reads as one lane `main` of its length.
+        let p = pattern
         var lines: [String] = []
-        for (i, lane) in p.laneList.enumerated() {
+        for (i, lane) in p.lanes.enumerated() {
             let mark = i == currentLane ? "* " : "  "
-            lines.append("\(mark)\(String(decoding: lane.name, as: UTF8.self)): length \(PatternWriter.beatText(lane.length)), \(PatternEditor.counted(p.notes.filter { $0.lane == i }.count, "note"))")
+            lines.append("\(mark)\(String(decoding: lane.name, as: UTF8.self)): length \(PatternWriter.beatText(lane.length)), \(PatternEditor.counted(document.notes(inLane: i).count, "note"))")
         }
         lines.append("common cycle \(PatternWriter.beatText(p.length)) beats")
         return lines.joined(separator: "\n")
     }
 
-    private func showVersion2() -> String {
+    private static func showVersion2(_ pattern: Pattern) -> String {
         var out = "tactus-pattern 2  (\(PatternEditor.counted(pattern.notes.count, "note")) in \(PatternEditor.counted(pattern.laneList.count, "lane")), common cycle \(PatternWriter.beatText(pattern.length)))"
         if pattern.seed != 0 { out += "\nseed \(pattern.seed)" }
-        // Lane lines and numbered notes, as the writer spells them (the lines stay pattern text).
-        let text = PatternWriter.text(for: pattern).split(separator: "\n").dropFirst()
-        var number = 0
-        for line in text where !line.hasPrefix("seed ") {
-            if line.hasPrefix("note ") {
-                number += 1
-                let note = pattern.notes[number - 1]
-                let body = "\(number): \(line)"
+        // Each lane line, then its notes, as the writer spells them (the lines
+        // stay pattern text), numbered in text order as `remove N` counts them.
+        for (index, lane) in pattern.laneList.enumerated() {
+            out += "\n" + PatternWriter.laneStatement(lane)
+            for (i, note) in pattern.notes.enumerated() where note.lane == index {
+                let body = "\(i + 1): " + PatternWriter.noteStatement(note, defaultChannel: lane.channel)
                 out += "\n" + body + String(repeating: " ", count: max(2, 28 - body.count)) + "# " + NoteName.name(note.key)
-            } else {
-                out += "\n" + line
             }
         }
         return out

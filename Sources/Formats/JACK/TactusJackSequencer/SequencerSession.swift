@@ -62,12 +62,12 @@ public enum SequencerSession {
             case .success(let bytes): firstText = bytes
             case .failure(let reason): throw SequencerError(description: "\(PatternEditor.displayPath(file)): cannot read it: \(reason)")
             }
-            do { editor = PatternEditor(pattern: try PatternParser.parse(bytes: firstText)) } catch {
+            do { editor = PatternEditor(document: try EditorDocument(parsing: firstText)) } catch {
                 throw SequencerError(description: "\(PatternEditor.displayPath(file)):\(error.location): \(error.reasonText)")
             }
         } else {
             firstText = DefaultPattern.bytes
-            do { editor = PatternEditor(pattern: try PatternParser.parse(bytes: firstText)) } catch {
+            do { editor = PatternEditor(document: try EditorDocument(parsing: firstText)) } catch {
                 throw SequencerError(description: "the default pattern does not parse: \(error)")
             }
         }
@@ -302,7 +302,8 @@ struct Prompt {
     /// it waits in `waiting`, replaced by any newer edit, and is offered again
     /// by `housekeeping`.
     private mutating func publish() {
-        let text = Array(PatternWriter.text(for: editor.pattern).utf8)
+        // The text as edited: the author's comments and layout kept.
+        let text = editor.text
         let tag = nextTag
         nextTag += 1
         journal?.recordEdit(tag: tag, text: text)

@@ -80,7 +80,13 @@ public func connectPort(_ handle: LV2_Handle?, _ port: UInt32, _ data: UnsafeMut
 }
 
 @_cdecl("tactus_activate")
-public func activate(_ handle: LV2_Handle?) {}
+public func activate(_ handle: LV2_Handle?) {
+    // As eg-metro: the reset is here. Every note still sounding from before a
+    // deactivation ends at the first frame of the first block run now
+    // (reading (e)), an auditioned note's too, and the transport is
+    // forgotten; on the first activation nothing sounds and nothing changes.
+    Plugin.from(handle).audio.pointee.sequencer.activate()
+}
 
 @_cdecl("tactus_run") @_noLocks
 public func run(_ handle: LV2_Handle?, _ frameCount: UInt32) {
@@ -89,8 +95,7 @@ public func run(_ handle: LV2_Handle?, _ frameCount: UInt32) {
 
 @_cdecl("tactus_deactivate")
 public func deactivate(_ handle: LV2_Handle?) {
-    // Every sounding note ends (at the first frame of the next block run) and the transport is forgotten.
-    Plugin.from(handle).audio.pointee.sequencer.deactivate()
+    // Nothing to do: no run() comes until activate, which resets (see above).
 }
 
 @_cdecl("tactus_cleanup")

@@ -15,9 +15,7 @@ public enum PatternWriter {
             out += "# note START DURATION KEY VELOCITY [CHANNEL]\n"
         }
         for note in pattern.notes {
-            out += "note \(beatText(note.start)) \(beatText(note.duration)) \(note.key) \(note.velocity)"
-            if note.channel != 1 { out += " \(note.channel)" }
-            out += "\n"
+            out += noteStatement(note, defaultChannel: 1) + "\n"
         }
         return out
     }
@@ -29,20 +27,33 @@ public enum PatternWriter {
         var out = "tactus-pattern 2\n"
         if pattern.seed != 0 { out += "seed \(pattern.seed)\n" }
         for (index, lane) in pattern.laneList.enumerated() {
-            out += "lane \(String(decoding: lane.name, as: UTF8.self)) length \(beatText(lane.length))"
-            if lane.channel != 1 { out += " channel \(lane.channel)" }
-            if let r = lane.swingRatio { out += " swing \(beatText(r)) \(beatText(lane.swingGrid))" }
-            if let root = lane.followRoot {
-                out += " follow \(root)"
-                if lane.followChannel != 0 { out += " in \(lane.followChannel)" }
-            }
-            out += "\n"
+            out += laneStatement(lane) + "\n"
             for note in pattern.notes where note.lane == index {
-                out += "note \(beatText(note.start)) \(beatText(note.duration)) \(note.key) \(note.velocity)"
-                if note.channel != lane.channel { out += " \(note.channel)" }
-                if note.probability != BeatRational(1) { out += " prob=\(beatText(note.probability))" }
-                out += "\n"
+                out += noteStatement(note, defaultChannel: lane.channel) + "\n"
             }
+        }
+        return out
+    }
+
+    /// A note's statement (no line end): `note START DURATION KEY VELOCITY`,
+    /// then the channel when it is not `defaultChannel` (1 in version 1, the
+    /// lane's in version 2), `prob=P` when P is not 1.
+    public static func noteStatement(_ note: PatternNote, defaultChannel: UInt8) -> String {
+        var out = "note \(beatText(note.start)) \(beatText(note.duration)) \(note.key) \(note.velocity)"
+        if note.channel != defaultChannel { out += " \(note.channel)" }
+        if note.probability != BeatRational(1) { out += " prob=\(beatText(note.probability))" }
+        return out
+    }
+
+    /// A lane's statement (no line end): `lane NAME length L`, then `channel`
+    /// when not 1, `swing`, `follow ROOT [in C]` when set.
+    public static func laneStatement(_ lane: PatternLane) -> String {
+        var out = "lane \(String(decoding: lane.name, as: UTF8.self)) length \(beatText(lane.length))"
+        if lane.channel != 1 { out += " channel \(lane.channel)" }
+        if let r = lane.swingRatio { out += " swing \(beatText(r)) \(beatText(lane.swingGrid))" }
+        if let root = lane.followRoot {
+            out += " follow \(root)"
+            if lane.followChannel != 0 { out += " in \(lane.followChannel)" }
         }
         return out
     }

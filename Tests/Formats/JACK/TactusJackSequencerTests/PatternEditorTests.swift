@@ -7,17 +7,18 @@ import TactusJackSequencer
 /// The prompt's commands, as a person types them: each edit changes exactly
 /// what it says, and a refused one says why and changes nothing.
 @Suite struct PatternEditorTests {
-    static let start = try! PatternParser.parse("""
+    static let startText = """
         tactus-pattern 1
         length 4
         note 0    1/2  60 100
         note 1/3  1/3  64  90 2
         note 7/2  1    67 127
 
-        """)
+        """
+    static let start = try! PatternParser.parse(startText)
 
     @Test func addAppendsAParsedNote() throws {
-        var editor = PatternEditor(pattern: Self.start)
+        var editor = PatternEditor(text: Self.startText)
         #expect(editor.run("add 5/2 1/7 72 100 3") == .changed("added note 4"))
         let note = editor.pattern.notes[3]
         #expect(note.start == BeatRational(numerator: 5, denominator: 2))
@@ -28,7 +29,7 @@ import TactusJackSequencer
     }
 
     @Test func refusedEditsSayWhyAndChangeNothing() {
-        var editor = PatternEditor(pattern: Self.start)
+        var editor = PatternEditor(text: Self.startText)
         let cases: [(String, String)] = [
             ("add 1 1 200 100", "key must be 0-127"),
             ("add 0 0 60 100", "duration must be greater than 0"),
@@ -59,7 +60,7 @@ import TactusJackSequencer
     }
 
     @Test func removeByNumberAndByPlace() {
-        var editor = PatternEditor(pattern: Self.start)
+        var editor = PatternEditor(text: Self.startText)
         #expect(editor.run("remove 1/3 64 2") == .changed("removed 1 note"))
         #expect(editor.pattern.notes.map(\.key) == [60, 67])
         #expect(editor.run("remove 1") == .changed("removed note 1"))
@@ -67,7 +68,7 @@ import TactusJackSequencer
     }
 
     @Test func lengthAndClear() {
-        var editor = PatternEditor(pattern: Self.start)
+        var editor = PatternEditor(text: Self.startText)
         #expect(editor.run("length 7/2") == .error("length: note 3 starts at or after 7/2; remove it first"))
         #expect(editor.run("remove 3") == .changed("removed note 3"))
         #expect(editor.run("length 7/2") == .changed("length 3.5"))
@@ -81,7 +82,7 @@ import TactusJackSequencer
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-editor-mid-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var editor = PatternEditor(pattern: try PatternParser.parse("tactus-pattern 1\nlength 7/2\nnote 0 1/3 60 100\nnote 1/3 1/4 62 90 2\nnote 3 1 64 80\n"))
+        var editor = PatternEditor(text: "tactus-pattern 1\nlength 7/2\nnote 0 1/3 60 100\nnote 1/3 1/4 62 90 2\nnote 3 1 64 80\n")
         let original = editor.pattern
         let file = folder.appendingPathComponent("groove.mid").path
         #expect(editor.run("save \(file)") == .answer("saved \(file)"))
@@ -98,7 +99,7 @@ import TactusJackSequencer
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("saved.pattern").path
-        var editor = PatternEditor(pattern: Self.start)
+        var editor = PatternEditor(text: Self.startText)
         _ = editor.run("add 11/7 1/3 50 60 16")
         let edited = editor.pattern
         #expect(editor.run("save \(file)") == .answer("saved \(file)"))
@@ -115,18 +116,18 @@ import TactusJackSequencer
     @Test func aRefusalAboutManyNotesNamesAFewAndCountsTheRest() throws {
         var text = "tactus-pattern 1\nlength 1\n"
         for _ in 0..<65_536 { text += "note 0.75 1 60 100\n" }
-        var editor = PatternEditor(pattern: try PatternParser.parse(text))
+        var editor = PatternEditor(text: text)
         let refusal = editor.run("length 1/2")
         #expect(refusal == .error("length: 65536 notes start (1, 2, 3, 4, 5 and 65531 more) at or after 1/2; remove them first"))
         #expect(editor.pattern.length == BeatRational(1))
-        var two = PatternEditor(pattern: Self.start)
+        var two = PatternEditor(text: Self.startText)
         _ = two.run("add 3.75 1 60 100")
         #expect(two.run("length 3") == .error("length: 2 notes start (3 and 4) at or after 3; remove them first"))
     }
 
     // Note names at the prompt, as in pattern files (docs/pattern-format.md, "Note names").
     @Test func keysAtThePromptMayBeNoteNames() {
-        var editor = PatternEditor(pattern: Self.start)
+        var editor = PatternEditor(text: Self.startText)
         #expect(editor.run("add 2 1 F#3 100") == .changed("added note 4"))
         #expect(editor.pattern.notes[3].key == 54)
         #expect(editor.run("add 2.5 1 Bb3 100 # a comment after a sharp-free line") == .changed("added note 5"))
@@ -143,14 +144,14 @@ import TactusJackSequencer
     }
 
     @Test func showPrintsEachKeysNameBesideItsNumber() {
-        let editor = PatternEditor(pattern: Self.start)
+        let editor = PatternEditor(text: Self.startText)
         #expect(editor.show() == """
             length 4  (3 notes)
             1: note 0 0.5 60 100        # C4
             2: note 1/3 1/3 64 90 2     # E4
             3: note 3.5 1 67 127        # G4
             """)
-        var one = PatternEditor(pattern: Self.start)
+        var one = PatternEditor(text: Self.startText)
         _ = one.run("remove 1"); _ = one.run("remove 1")
         #expect(one.show().hasPrefix("length 4  (1 note)\n"))
     }
@@ -161,20 +162,27 @@ import TactusJackSequencer
     }
 
     @Test func countsAreWrittenForOne() {
-        var editor = PatternEditor(pattern: Self.start)
+        var editor = PatternEditor(text: Self.startText)
         _ = editor.run("remove 1")
         #expect(editor.run("remove 1") == .changed("removed note 1"))
         #expect(editor.run("clear") == .changed("cleared 1 note"))
     }
 
     @Test func transportAndQuit() {
-        var editor = PatternEditor(pattern: Self.start)
+        var editor = PatternEditor(text: Self.startText)
         #expect(editor.run("play") == .transport(.play))
         #expect(editor.run("stop") == .transport(.stop))
         #expect(editor.run("locate 17/4") == .transport(.locate(4.25)))
         #expect(editor.run("quit") == .quit)
         #expect(editor.run("   ") == .answer(""))
         #expect(editor.run("show").isAnswer)
+    }
+}
+
+extension PatternEditor {
+    /// An editor of this pattern text.
+    init(text: String) {
+        self.init(document: try! EditorDocument(parsing: Array(text.utf8)))
     }
 }
 
@@ -186,7 +194,7 @@ extension PatternEditor.Outcome {
 /// becomes lane `main`; each edit is checked by the parser.
 @Suite struct PatternEditorLaneTests {
     @Test func lanesSeedAndProbabilityAtThePrompt() throws {
-        var editor = PatternEditor(pattern: PatternEditorTests.start)
+        var editor = PatternEditor(text: PatternEditorTests.startText)
         #expect(editor.run("lane hats length 3/2 channel 10 swing 2/3 1/4") == .changed("added lane hats"))
         #expect(editor.pattern.version == 2)
         #expect(editor.pattern.laneList.map { String(decoding: $0.name, as: UTF8.self) } == ["main", "hats"])
@@ -200,6 +208,7 @@ extension PatternEditor.Outcome {
         #expect(editor.run("lane main") == .answer("lane main: 3 notes"))
         #expect(editor.run("add 2 1 48 100") == .changed("added a note to lane main"))
         #expect(editor.pattern.notes.filter { $0.lane == 0 }.count == 4)
+        #expect(editor.run("lane main") == .answer("lane main: 4 notes"))
         #expect(editor.run("length 3") == .error("length: note start must be less than the lane length"))
         #expect(editor.run("add 2 1 48 100 prob=0") == .error("add: probability must be greater than 0 and at most 1"))
         #expect(editor.run("lane x length 1 swing 1 1/4") == .error("lane: swing ratio must be greater than 0 and less than 1"))
@@ -210,5 +219,129 @@ extension PatternEditor.Outcome {
         #expect(shown.hasPrefix("tactus-pattern 2  (5 notes in 3 lanes, common cycle 84)"))
         // Beat values as the writer spells them (pattern format, "What the writer produces").
         #expect(shown.contains("lane hats length 1.5 channel 10 swing 2/3 0.25\n5: note 0.25 0.125 42 60 prob=0.7  # F#2"))
+    }
+}
+
+/// The prompt edits the text as the X11 editor does (`EditorDocument`): each
+/// command changes only the statements it touches, and the author's
+/// comments, blank lines and spacing stay, in what `save` writes and the
+/// journal records.
+@Suite struct PromptKeepsTheTextTests {
+    static let commented = """
+        tactus-pattern 1
+        # A groove: the comments and the spacing are the author's.
+        length 4   # one bar
+
+        note 0    1/2  C4 100   # kick
+        note 1/3  1/3  64  90 2
+        # the last one
+        note 7/2  1    67 127
+
+        """
+
+    /// Runs `command` on `text`; the outcome and the text after it.
+    static func run(_ command: String, on text: String = commented) -> (PatternEditor.Outcome, String) {
+        var editor = PatternEditor(text: text)
+        let outcome = editor.run(command)
+        return (outcome, String(decoding: editor.text, as: UTF8.self))
+    }
+
+    @Test func addGoesAfterTheLastNoteOfItsLane() {
+        let (outcome, text) = Self.run("add 2 1/4 F#3 80 3")
+        #expect(outcome == .changed("added note 4"))
+        #expect(text == Self.commented + "note 2 0.25 54 80 3\n")
+    }
+
+    @Test func removeByNumberKeepsTheNotesComment() {
+        let (outcome, text) = Self.run("remove 1")
+        #expect(outcome == .changed("removed note 1"))
+        #expect(text == Self.commented.replacingOccurrences(of: "note 0    1/2  C4 100   # kick", with: "# kick"))
+    }
+
+    @Test func removeByPlaceTakesTheNotesLine() {
+        let (outcome, text) = Self.run("remove 1/3 64 2")
+        #expect(outcome == .changed("removed 1 note"))
+        #expect(text == Self.commented.replacingOccurrences(of: "note 1/3  1/3  64  90 2\n", with: ""))
+    }
+
+    @Test func lengthRewritesOnlyItsValue() {
+        let (outcome, text) = Self.run("length 13/2")
+        #expect(outcome == .changed("length 6.5"))
+        #expect(text == Self.commented.replacingOccurrences(of: "length 4   # one bar", with: "length 6.5   # one bar"))
+        let (refused, unchanged) = Self.run("length 3")
+        #expect(refused == .error("length: note 3 starts at or after 3; remove it first"))
+        #expect(unchanged == Self.commented)
+    }
+
+    @Test func clearKeepsEveryComment() {
+        let (outcome, text) = Self.run("clear")
+        #expect(outcome == .changed("cleared 3 notes"))
+        #expect(text == """
+            tactus-pattern 1
+            # A groove: the comments and the spacing are the author's.
+            length 4   # one bar
+
+            # kick
+            # the last one
+
+            """)
+    }
+
+    @Test func lanesAndSeedMakeTheTextVersion2InPlace() throws {
+        var editor = PatternEditor(text: Self.commented)
+        #expect(editor.run("lane hats length 3/2 channel 10") == .changed("added lane hats"))
+        #expect(editor.run("add 1/4 1/8 42 60 prob=0.7") == .changed("added a note to lane hats"))
+        #expect(editor.run("seed 7") == .changed("seed 7"))
+        #expect(editor.run("lane main") == .answer("lane main: 3 notes"))
+        #expect(editor.run("add 2 1 48 100") == .changed("added a note to lane main"))
+        #expect(editor.run("lane main length 8 swing 2/3 1/2") == .changed("lane main redefined"))
+        #expect(editor.run("lane hats length 3") == .changed("lane hats redefined"))
+        #expect(editor.run("seed 9") == .changed("seed 9"))
+        #expect(String(decoding: editor.text, as: UTF8.self) == """
+            tactus-pattern 2
+            seed 9
+            # A groove: the comments and the spacing are the author's.
+            lane main length 8 swing 2/3 0.5   # one bar
+
+            note 0    1/2  C4 100   # kick
+            note 1/3  1/3  64  90 2
+            # the last one
+            note 7/2  1    67 127
+            note 2 1 48 100
+            lane hats length 3
+            note 0.25 0.125 42 60 10 prob=0.7
+
+            """)
+        // Refused: the text is left as it was.
+        let before = editor.text
+        #expect(editor.run("lane main length 3") == .error("lane: note start must be less than the lane length"))
+        #expect(editor.run("lane main") == .answer("lane main: 4 notes"))
+        #expect(editor.run("length 3") == .error("length: note start must be less than the lane length"))
+        #expect(editor.text == before)
+        #expect(editor.pattern == (try PatternParser.parse(bytes: before)))
+    }
+
+    @Test func loadKeepsTheFilesTextAndSaveWritesTheEditedText() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-prompt-text-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("groove.pattern").path
+        try Self.commented.write(toFile: file, atomically: true, encoding: .utf8)
+        var editor = PatternEditor(text: "tactus-pattern 1\nlength 1\n")
+        #expect(editor.run("load \(file)") == .changed("loaded \(file): 3 notes"))
+        #expect(editor.run("add 3 1/2 72 64") == .changed("added note 4"))
+        let saved = folder.appendingPathComponent("saved.pattern").path
+        #expect(editor.run("save \(saved)") == .answer("saved \(saved)"))
+        #expect(try String(contentsOfFile: saved, encoding: .utf8) == Self.commented + "note 3 0.5 72 64\n")
+    }
+
+    @Test("a text with CR LF, no final line end and statements on one line keeps them")
+    func oneLinePatternsAndLineEnds() {
+        let (added, text) = Self.run("add 1 1 62 90", on: "tactus-pattern 1; length 2; note 0 1 60 100 # one line")
+        #expect(added == .changed("added note 2"))
+        #expect(text == "tactus-pattern 1; length 2; note 0 1 60 100; note 1 1 62 90 # one line")
+        let (seeded, crlf) = Self.run("seed 3", on: "tactus-pattern 1\r\nlength 2\r\nnote 0 1 60 100")
+        #expect(seeded == .changed("seed 3"))
+        #expect(crlf == "tactus-pattern 2\r\nseed 3\r\nlane main length 2\r\nnote 0 1 60 100")
     }
 }

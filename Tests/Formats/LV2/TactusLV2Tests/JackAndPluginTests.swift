@@ -1,3 +1,4 @@
+import CJack
 import Foundation
 import Testing
 import TactusEngine
@@ -122,5 +123,64 @@ struct JackAndPluginTests {
             if rolling { frame &+= period }
         }
         return cycles
+    }
+}
+
+/// The one bar/beat/tick fill of the project's JACK timebase masters
+/// (`tactus jack --master`, `TimebaseMaster`): its edges.
+@Suite("JACK BBT fill")
+struct JackBBTFillTests {
+    /// bar, beat, tick, tick_double, bar_start_tick of `beats`.
+    static func bbt(_ beats: Double, beatsPerBar: Double = 4, ticksPerBeat: Double = 1920) -> (Int32, Int32, Int32, Double, Double) {
+        var pos = jack_position_t()
+        pos.setBBT(beats: beats, beatsPerBar: beatsPerBar, ticksPerBeat: ticksPerBeat, beatsPerMinute: 137)
+        #expect(pos.valid.rawValue == JackPositionBBT.rawValue | JackTickDouble.rawValue)
+        #expect(pos.beats_per_bar == Float(beatsPerBar) && pos.beat_type == 4 && pos.ticks_per_beat == ticksPerBeat && pos.beats_per_minute == 137)
+        return (pos.bar, pos.beat, pos.tick, pos.tick_double, pos.bar_start_tick)
+    }
+
+    @Test func beatZeroIsBarOneBeatOne() {
+        #expect(Self.bbt(0) == (1, 1, 0, 0, 0))
+    }
+
+    @Test("before beat 0, or not a number: beat 0")
+    func negativePositions() {
+        #expect(Self.bbt(-0.001) == (1, 1, 0, 0, 0))
+        #expect(Self.bbt(-1e300) == (1, 1, 0, 0, 0))
+        #expect(Self.bbt(-.infinity) == (1, 1, 0, 0, 0))
+        #expect(Self.bbt(.nan) == (1, 1, 0, 0, 0))
+    }
+
+    @Test func barBoundaries() {
+        #expect(Self.bbt(3.5) == (1, 4, 960, 960, 0))
+        #expect(Self.bbt(4) == (2, 1, 0, 0, 7680))
+        #expect(Self.bbt(8.25) == (3, 1, 480, 480, 15360))
+        #expect(Self.bbt(6, beatsPerBar: 3) == (3, 1, 0, 0, 11520))
+        #expect(Self.bbt(2.5, beatsPerBar: 7.0 / 8) == (3, 1, 1440, 1440, 2 * 7.0 / 8 * 1920))
+        // 7.7 / 1.1 is 7.0, but 7.7 lies 9e-16 before 7 × 1.1: on bar 8's line, not at beat 0 of bar 8.
+        #expect(Self.bbt(7.7, beatsPerBar: 1.1) == (8, 1, 0, 0, 7 * 1.1 * 1920))
+    }
+
+    @Test("tick: the floor of tick_double, never ticks_per_beat")
+    func tickRounding() {
+        #expect(Self.bbt(1.0 / 3) == (1, 1, 640, 1.0 / 3 * 1920, 0))
+        let justBelow = Self.bbt(1 - 1e-12)
+        #expect(justBelow.0 == 1 && justBelow.1 == 1 && justBelow.2 == 1919)
+        // With 1 tick a beat, a rounding up to the next beat's tick stays on this beat's last tick.
+        let (_, beat, tick, tickDouble, _) = Self.bbt(0.9999999999999999, ticksPerBeat: 3)
+        #expect(beat == 1 && tick == 2 && tickDouble <= 3)
+        #expect(Self.bbt(2.75, ticksPerBeat: 4) == (1, 3, 3, 3, 0))
+    }
+
+    @Test("past what Int32 bars count: the last bar's first beat, no trap")
+    func hugePositions() {
+        let last = Double(Int32.max - 1)
+        #expect(Self.bbt(4 * last + 1) == (Int32.max, 1, 0, 0, last * 4 * 1920))
+        #expect(Self.bbt(1e300) == (Int32.max, 1, 0, 0, last * 4 * 1920))
+        #expect(Self.bbt(.infinity) == (Int32.max, 1, 0, 0, last * 4 * 1920))
+        // The largest frame a JACK transport reaches, at a fast tempo: within range, exact bars.
+        let beats = Double(UInt32.max) * 1000 / (60 * 8000)
+        let (bar, beat, _, _, _) = Self.bbt(beats)
+        #expect(bar == Int32(beats / 4) + 1 && beat == Int32(beats.truncatingRemainder(dividingBy: 4)) + 1)
     }
 }

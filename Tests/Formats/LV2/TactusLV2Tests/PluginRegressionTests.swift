@@ -211,3 +211,41 @@ struct MIDIThruTests {
         #expect(try plugin.block(256, [plugin.position(at: 0)]).map(\.1) == [[0x90, 60, 100]])
     }
 }
+
+/// LV2's lifetime as eg-metro reads it: `activate` resets (timing contract,
+/// reading (e)), `deactivate` does nothing, whatever order a host calls them in.
+@Suite("Plugin activation")
+struct PluginActivationTests {
+    static let chord = "tactus-pattern 1\nlength 1\nnote 0 1/2 60 100\nnote 0 1/2 64 90\n"
+
+    @Test("deactivate, activate with notes sounding: their note-offs at frame 0 of the first block after; the transport forgotten")
+    func reactivationEndsSoundingNotes() throws {
+        let plugin = InProcessPlugin.make()
+        try plugin.block(1, [plugin.setPattern(Self.chord)])
+        #expect(try plugin.block(1000, [plugin.position(at: 0)]).map(\.1) == [[0x90, 60, 100], [0x90, 64, 90]])
+        plugin.deactivate()
+        plugin.activate()
+        let after = try plugin.block(1000)
+        #expect(after.map(\.0) == [0, 0])
+        #expect(after.map(\.1) == [[0x80, 60, 0], [0x80, 64, 0]])
+        // Stopped at beat 0 until the host sends a position.
+        #expect(try plugin.block(48000).isEmpty)
+        #expect(try plugin.block(1000, [plugin.position(at: 0)]).map(\.1) == [[0x90, 60, 100], [0x90, 64, 90]])
+    }
+
+    @Test("instantiate and activate, no deactivate: plays; activate twice: the same, and a second activate while notes sound ends them")
+    func activateOnceOrTwice() throws {
+        for activations in 1...2 {
+            let plugin = InProcessPlugin.make()  // instantiate, activate
+            if activations == 2 { plugin.activate() }
+            try plugin.block(1, [plugin.setPattern(Self.chord)])
+            #expect(try plugin.block(1000, [plugin.position(at: 0)]).map(\.1) == [[0x90, 60, 100], [0x90, 64, 90]])
+            #expect(try plugin.block(12000).map(\.1) == [[0x80, 60, 0], [0x80, 64, 0]], "\(activations) activations")
+        }
+        let plugin = InProcessPlugin.make()
+        try plugin.block(1, [plugin.setPattern(Self.chord)])
+        try plugin.block(1000, [plugin.position(at: 0)])
+        plugin.activate()
+        #expect(try plugin.block(1000).map { [UInt8(truncatingIfNeeded: $0.0)] + $0.1 } == [[0, 0x80, 60, 0], [0, 0x80, 64, 0]])
+    }
+}
