@@ -1,5 +1,5 @@
 import CJack
-import TactusCore
+import TactusEngine
 
 extension jack_position_t {
     /// Fills the bar/beat/tick fields a JACK timebase master publishes for
