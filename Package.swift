@@ -78,7 +78,7 @@ let package = Package(
         // engine. `@_noLocks` on its process callback checks across the
         // module line: the engine's public `@_noLocks` methods and `@inlinable` queue.
         .target(
-            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusEditorModel", "TactusJack", "FileIO"],
+            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusJack", "FileIO"],
             path: "Sources/Formats/JACK/TactusJackSequencer",
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
 
@@ -218,7 +218,7 @@ let package = Package(
             path: "Tests/Formats/LV2/TactusLV2Tests"),
         // tactus jack's prompt commands and its process callback.
         .testTarget(
-            name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusEngine", "TactusModel", "TactusEditorModel"],
+            name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusEngine", "TactusModel"],
             path: "Tests/Formats/JACK/TactusJackSequencerTests"),
         // The tools: transport scripts, event logs and the simulated host; tactus bounce;
         // the command line's own parts (the progress line, formatting, paths).

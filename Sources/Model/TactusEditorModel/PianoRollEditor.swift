@@ -1048,7 +1048,7 @@ public struct PianoRollEditor {
     mutating func restore(_ s: EditHistory.Snapshot) {
         var d = s.document
         // Ids stay unique across the whole history.
-        d.nextID = Swift.max(d.nextID, document.nextID)
+        d.continueIDs(after: document)
         document = d
         laneIndex = Swift.min(Swift.max(s.laneIndex, 0), d.lanes.count - 1)
         selection = s.selection
@@ -1063,7 +1063,7 @@ public struct PianoRollEditor {
         guard gesture != nil else { return false }
         if let start = gestureStart {
             var d = start.document
-            d.nextID = Swift.max(d.nextID, document.nextID)
+            d.continueIDs(after: document)
             document = d
             selection = start.selection
         }

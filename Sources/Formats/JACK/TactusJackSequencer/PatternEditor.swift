@@ -2,7 +2,6 @@ import FileIO
 import Glibc
 import TactusEngine
 import TactusModel
-import TactusEditorModel
 
 /// The pattern being edited at `tactus jack`'s prompt, and the commands that
 /// edit it. Runs on the prompt's thread (not realtime: it allocates); every

@@ -5,7 +5,6 @@ import Glibc
 import Synchronization
 import TactusEngine
 import TactusModel
-import TactusEditorModel
 import TactusJack
 
 /// How `tactus jack` runs: the command line's options.

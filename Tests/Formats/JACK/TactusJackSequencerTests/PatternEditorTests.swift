@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TactusEngine
 import TactusModel
-import TactusEditorModel
 import TactusJackSequencer
 
 /// The prompt's commands, as a person types them: each edit changes exactly

@@ -1,5 +1,4 @@
 import TactusEngine
-import TactusModel
 
 /// The pattern being edited: its lanes and notes, made from pattern text
 /// (version 1 or 2) and written back as text that keeps what the person
@@ -56,6 +55,13 @@ public struct EditorDocument {
     var layout: SourceLayout
     /// The id the next added note gets: above every id handed out so far.
     public internal(set) var nextID: UInt32
+
+    /// Numbers the notes this document adds after every id `other` has given,
+    /// so that ids stay unique across an undo history (a step taken back must
+    /// not hand out an id a later step used). O(1).
+    public mutating func continueIDs(after other: EditorDocument) {
+        nextID = Swift.max(nextID, other.nextID)
+    }
     /// Indices into `notes`, ordered by note id (ids grow as notes are
     /// added, so an added note's index goes at the end).
     var idOrder: [Int]

@@ -1,5 +1,4 @@
 import TactusEngine
-import TactusModel
 
 /// One note of the pattern being edited, with an identity that stays the
 /// same while the note is moved, resized, re-velocitied, undone and redone.

@@ -1,5 +1,4 @@
 import TactusEngine
-import TactusModel
 
 /// The pattern text as the editor keeps it, so that writing it back changes
 /// only what was edited: every line with its statements (the parts between

@@ -1,5 +1,4 @@
 import TactusEngine
-import TactusModel
 
 /// Why the document refused an edit. A refused edit changes nothing.
 public enum EditRejection: Error, Sendable {
