@@ -52,6 +52,11 @@ let package = Package(
 
         // MARK: Formats (Sources/Formats): the thin wrappers a host loads or runs
 
+        // The atom codec and the URID table of every LV2 party in the project: the plugin,
+        // its editor and the hosts read and write atoms (sequences, objects, strings, the
+        // 8-byte padding) through it alone. Embedded-clean; `make plugin` compiles the same
+        // folder with Embedded Swift into the plugin and its editor.
+        .target(name: "LV2Atoms", dependencies: ["CLV2"], path: "Sources/Formats/LV2/LV2Atoms"),
         // The LV2 glue. Here a normal Swift module (the hosted build: the in-process
         // host, the sanitizers, libFuzzer); `make plugin` compiles the same folder with
         // Embedded Swift into plugin.lv2/tactus.so. The dynamic product is the hosted
@@ -189,6 +194,8 @@ let package = Package(
 
         // MARK: Tests (Tests/): the tests of X next to X's name, in the same groups
 
+        // LV2's own atom forge (lv2/atom/forge.h), the reference the codec's tests compare with.
+        .target(name: "CLV2Forge", path: "Tests/Support/CLV2Forge"),
         // Random sessions and lanes shared by the test targets.
         .target(name: "TactusTestSupport", dependencies: ["TactusEngine", "TactusModel", "TactusOffline"], path: "Tests/Support/TactusTestSupport"),
         // The engine: contract rules, a reference model (exact rationals), differential and
@@ -216,6 +223,9 @@ let package = Package(
                 "TactusJackSequencer", "LV2HostKit", "TactusInProcessHost", "TactusLV2", "TactusFuzzTargets", "CLV2",
             ],
             path: "Tests/Formats/LV2/TactusLV2Tests"),
+        // The atom codec: what it writes it reads back, byte for byte as lv2_atom_forge lays
+        // it out; malformed sequences and objects end the walk where they should.
+        .testTarget(name: "LV2AtomsTests", dependencies: ["LV2Atoms", "LV2HostKit", "CLV2", "CLV2Forge", "TactusOffline"], path: "Tests/Formats/LV2/LV2AtomsTests"),
         // tactus jack's prompt commands and its process callback.
         .testTarget(
             name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusEngine", "TactusModel"],
