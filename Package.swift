@@ -62,7 +62,7 @@ let package = Package(
         // Embedded Swift into plugin.lv2/tactus.so. The dynamic product is the hosted
         // plugin that make test-asan loads.
         .target(
-            name: "TactusLV2", dependencies: ["CLV2", "CLV2Descriptor", "TactusEngine", "TactusModel"],
+            name: "TactusLV2", dependencies: ["CLV2", "CLV2Descriptor", "LV2Atoms", "TactusEngine", "TactusModel"],
             path: "Sources/Formats/LV2/TactusLV2",
             exclude: ["exports.map"],
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])],
@@ -73,7 +73,7 @@ let package = Package(
         // type-checks it; `make plugin` compiles it with Embedded Swift into
         // plugin.lv2/tactus_ui.so (libc, libX11 and libcairo; exports lv2ui_descriptor).
         .target(
-            name: "TactusUI", dependencies: ["CLV2", "CLV2UI", "TactusEngine", "TactusModel", "TactusEditorModel"],
+            name: "TactusUI", dependencies: ["CLV2", "CLV2UI", "LV2Atoms", "TactusEngine", "TactusModel", "TactusEditorModel"],
             path: "Sources/Formats/LV2/TactusUI",
             exclude: ["exports.map"]),
         // JACK: the client, the transport follower and master, the recorder used by
@@ -122,7 +122,7 @@ let package = Package(
         // The one host kit of every LV2 host in the project (the lilv test and bench
         // hosts, the in-process host): URID map, synchronous worker, atom port
         // buffers and bodies, the URIs and position keys, the features and options.
-        .target(name: "LV2HostKit", dependencies: ["CLV2"], path: "Sources/Hosts/LV2HostKit"),
+        .target(name: "LV2HostKit", dependencies: ["CLV2", "LV2Atoms", "TactusOffline"], path: "Sources/Hosts/LV2HostKit"),
         // The test host: the plugin through lilv, in child processes of the tests.
         .executableTarget(
             name: "tactus-lv2host",
