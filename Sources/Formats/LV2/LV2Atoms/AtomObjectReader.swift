@@ -9,11 +9,12 @@ import CLV2
 public struct AtomObjectReader {
     /// `otype` of the object.
     public let objectType: LV2_URID
-    @usableFromInline let properties: UnsafeRawPointer
-    @usableFromInline let end: Int
-    @usableFromInline var offset = 0
+    @usableFromInline var walk: AtomWalk
+
     /// Why the walk ended early; nil while it goes on or after a clean end.
-    public private(set) var malformation: AtomMalformation? = nil
+    public var malformation: AtomMalformation? {
+        @inlinable @_noLocks get { walk.malformation }
+    }
 
     /// The object `atom` is; nil when it is neither an `atom:Object` nor an
     /// `atom:Blank`, or too short for an object body's header.
@@ -22,8 +23,7 @@ public struct AtomObjectReader {
         let object = uris.atomObject, blank = uris.atomBlank
         guard atom.type == object || atom.type == blank, atom.size >= AtomLayout.objectHeaderBytes else { return nil }
         objectType = atom.body.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
-        properties = atom.body + AtomLayout.objectHeaderBytes
-        end = atom.size &- AtomLayout.objectHeaderBytes
+        walk = AtomWalk(start: atom.body + AtomLayout.objectHeaderBytes, end: atom.size &- AtomLayout.objectHeaderBytes)
     }
 
     /// The object in the first `byteCount` bytes at `atom`, an atom header and
@@ -42,38 +42,18 @@ public struct AtomObjectReader {
     @inlinable @_noLocks
     public init(properties: UnsafeRawPointer, byteCount: Int, objectType: LV2_URID) {
         self.objectType = objectType
-        self.properties = properties
-        end = byteCount
+        walk = AtomWalk(start: properties, end: byteCount)
     }
 
     /// The properties not yet read, as bytes (up to the end of the object).
     public var unreadBytes: UnsafeRawBufferPointer {
-        @inlinable @_noLocks get { UnsafeRawBufferPointer(start: properties + offset, count: end &- offset) }
+        @inlinable @_noLocks get { UnsafeRawBufferPointer(start: walk.start! + walk.offset, count: walk.end &- walk.offset) }
     }
 
     /// The next property, or nil at the end (or at a malformed property).
     @inlinable @inline(__always) @_noLocks
     public mutating func next() -> (key: LV2_URID, value: AtomView)? {
-        let header = AtomLayout.propertyHeaderBytes
-        guard end &- offset >= header else {
-            if offset < end { stop(.truncatedHeader(offset: offset)) }
-            return nil
-        }
-        let p = properties + offset
-        let key = p.loadUnaligned(as: UInt32.self)
-        let size = Int(p.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-        let type = p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)
-        guard size <= end &- offset &- header else {
-            stop(.bodyPastEnd(offset: offset, size: size))
-            return nil
-        }
-        offset &+= AtomLayout.propertyBytes(valueSize: size)  // below end + 8: no overflow
-        return (key, AtomView(type: type, size: size, body: p + header))
-    }
-
-    @usableFromInline @_noLocks @inline(never)
-    mutating func stop(_ found: AtomMalformation) {
-        malformation = found
-        offset = end
+        guard let (property, size, type) = walk.next() else { return nil }
+        return (property.loadUnaligned(as: UInt32.self), AtomView(type: type, size: size, body: property + AtomLayout.propertyHeaderBytes))
     }
 }

@@ -61,35 +61,32 @@ public struct AtomObjectWriter {
         return value
     }
 
+    /// A value of `type` holding `value`'s bytes (a number, a URID). A generic:
+    /// `@_noLocks` is checked where it is specialized, in its callers.
+    @inlinable @inline(__always)
+    public mutating func add<T: BitwiseCopyable>(_ key: LV2_URID, type: LV2_URID, value: T) {
+        addProperty(key: key, type: type, size: MemoryLayout<T>.size)?.storeBytes(of: value, as: T.self)
+    }
+
     /// An `atom:URID` value.
     @_noLocks
-    public mutating func add(_ key: LV2_URID, urid value: LV2_URID, uris: URIDTable) {
-        addProperty(key: key, type: uris.atomURID, size: 4)?.storeBytes(of: value, as: UInt32.self)
-    }
+    public mutating func add(_ key: LV2_URID, urid value: LV2_URID, uris: URIDTable) { add(key, type: uris.atomURID, value: value) }
 
     /// An `atom:Int` value.
     @_noLocks
-    public mutating func add(_ key: LV2_URID, int value: Int32, uris: URIDTable) {
-        addProperty(key: key, type: uris.atomInt, size: 4)?.storeBytes(of: value, as: Int32.self)
-    }
+    public mutating func add(_ key: LV2_URID, int value: Int32, uris: URIDTable) { add(key, type: uris.atomInt, value: value) }
 
     /// An `atom:Long` value.
     @_noLocks
-    public mutating func add(_ key: LV2_URID, long value: Int64, uris: URIDTable) {
-        addProperty(key: key, type: uris.atomLong, size: 8)?.storeBytes(of: value, as: Int64.self)
-    }
+    public mutating func add(_ key: LV2_URID, long value: Int64, uris: URIDTable) { add(key, type: uris.atomLong, value: value) }
 
     /// An `atom:Float` value.
     @_noLocks
-    public mutating func add(_ key: LV2_URID, float value: Float, uris: URIDTable) {
-        addProperty(key: key, type: uris.atomFloat, size: 4)?.storeBytes(of: value, as: Float.self)
-    }
+    public mutating func add(_ key: LV2_URID, float value: Float, uris: URIDTable) { add(key, type: uris.atomFloat, value: value) }
 
     /// An `atom:Double` value.
     @_noLocks
-    public mutating func add(_ key: LV2_URID, double value: Double, uris: URIDTable) {
-        addProperty(key: key, type: uris.atomDouble, size: 8)?.storeBytes(of: value, as: Double.self)
-    }
+    public mutating func add(_ key: LV2_URID, double value: Double, uris: URIDTable) { add(key, type: uris.atomDouble, value: value) }
 
     /// A value of `type` holding `bytes` as they are (an `atom:Chunk`: no terminating NUL).
     @_noLocks

@@ -20,12 +20,12 @@ public struct AtomEvent {
 /// says what was found where, for a host that reports it. Realtime-safe:
 /// O(1) per event, no allocation.
 public struct AtomSequenceReader {
-    @usableFromInline let events: UnsafeRawPointer?
-    /// Bytes of events (the sequence body after its header).
-    @usableFromInline let end: Int
-    @usableFromInline var offset = 0
+    @usableFromInline var walk: AtomWalk
+
     /// Why the walk ended early; nil while it goes on or after a clean end.
-    public private(set) var malformation: AtomMalformation? = nil
+    public var malformation: AtomMalformation? {
+        @inlinable @_noLocks get { walk.malformation }
+    }
 
     /// The events of `sequence`; none when it is nil, not of `sequenceType`
     /// or too short for a sequence body's header.
@@ -34,53 +34,32 @@ public struct AtomSequenceReader {
         guard let sequence, sequence.pointee.atom.type == sequenceType,
             Int(sequence.pointee.atom.size) >= AtomLayout.sequenceHeaderBytes
         else {
-            events = nil
-            end = 0
+            walk = AtomWalk(start: nil, end: 0)
             return
         }
-        events = UnsafeRawPointer(sequence) + MemoryLayout<LV2_Atom_Sequence>.size
-        end = Int(sequence.pointee.atom.size) &- AtomLayout.sequenceHeaderBytes
+        walk = AtomWalk(
+            start: UnsafeRawPointer(sequence) + MemoryLayout<LV2_Atom_Sequence>.size,
+            end: Int(sequence.pointee.atom.size) &- AtomLayout.sequenceHeaderBytes)
     }
 
     /// The events that follow a sequence body's header at `events`, `byteCount` bytes of them.
     @inlinable @_noLocks
     public init(events: UnsafeRawPointer, byteCount: Int) {
-        self.events = events
-        end = byteCount
+        walk = AtomWalk(start: events, end: byteCount)
     }
 
     /// The next event, or nil at the end (or at a malformed event).
     @inlinable @inline(__always) @_noLocks
     public mutating func next() -> AtomEvent? {
-        guard let events else { return nil }
-        // Offsets stay below end + 8 and sizes below 2^32: the arithmetic
-        // cannot overflow, so it wraps instead of checking (a hot path).
-        let header = AtomLayout.eventHeaderBytes
-        guard end &- offset >= header else {
-            if offset < end { stop(.truncatedHeader(offset: offset)) }
-            return nil
-        }
-        let event = events + offset
-        let frames = event.loadUnaligned(as: Int64.self)
-        let size = Int(event.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-        let type = event.loadUnaligned(fromByteOffset: 12, as: UInt32.self)
-        guard size <= end &- offset &- header else {
-            stop(.bodyPastEnd(offset: offset, size: size))
-            return nil
-        }
-        offset &+= AtomLayout.eventBytes(bodySize: size)
-        return AtomEvent(frames: frames, atom: AtomView(type: type, size: size, body: event + header))
+        guard let (event, size, type) = walk.next() else { return nil }
+        return AtomEvent(
+            frames: event.loadUnaligned(as: Int64.self),
+            atom: AtomView(type: type, size: size, body: event + AtomLayout.eventHeaderBytes))
     }
 
-    /// Whether another event follows (well formed or not) after the ones read.
+    /// Whether no further event can follow (well formed or not) after the ones read.
     public var isAtEnd: Bool {
-        @inlinable @_noLocks get { events == nil || end &- offset < AtomLayout.eventHeaderBytes }
-    }
-
-    @usableFromInline @_noLocks @inline(never)
-    mutating func stop(_ found: AtomMalformation) {
-        malformation = found
-        offset = end
+        @inlinable @_noLocks get { walk.isAtEnd }
     }
 }
 

@@ -15,33 +15,29 @@ public struct AtomView {
         self.body = body
     }
 
+    /// The body as a `T` when the atom is of type `type` and long enough for one,
+    /// else nil. A generic: `@_noLocks` is checked where it is specialized.
+    @inlinable @inline(__always)
+    public func value<T: BitwiseCopyable>(ofType type: LV2_URID, as _: T.Type) -> T? {
+        guard self.type == type, size >= MemoryLayout<T>.size else { return nil }
+        return body.loadUnaligned(as: T.self)
+    }
+
     /// The body as an `atom:URID` (for `patch:property`), nil for another type or a short body.
     @inlinable @_noLocks
-    public func urid(_ uris: borrowing URIDTable) -> LV2_URID? {
-        guard type == uris.atomURID, size >= 4 else { return nil }
-        return body.loadUnaligned(as: UInt32.self)
-    }
+    public func urid(_ uris: borrowing URIDTable) -> LV2_URID? { value(ofType: uris.atomURID, as: UInt32.self) }
 
     /// The body as an `atom:Int`, nil for another type or a short body.
     @inlinable @_noLocks
-    public func int(_ uris: borrowing URIDTable) -> Int32? {
-        guard type == uris.atomInt, size >= 4 else { return nil }
-        return body.loadUnaligned(as: Int32.self)
-    }
+    public func int(_ uris: borrowing URIDTable) -> Int32? { value(ofType: uris.atomInt, as: Int32.self) }
 
     /// The body as an `atom:Long`, nil for another type or a short body.
     @inlinable @_noLocks
-    public func long(_ uris: borrowing URIDTable) -> Int64? {
-        guard type == uris.atomLong, size >= 8 else { return nil }
-        return body.loadUnaligned(as: Int64.self)
-    }
+    public func long(_ uris: borrowing URIDTable) -> Int64? { value(ofType: uris.atomLong, as: Int64.self) }
 
     /// The body as an `atom:Double`, nil for another type or a short body.
     @inlinable @_noLocks
-    public func double(_ uris: borrowing URIDTable) -> Double? {
-        guard type == uris.atomDouble, size >= 8 else { return nil }
-        return body.loadUnaligned(as: Double.self)
-    }
+    public func double(_ uris: borrowing URIDTable) -> Double? { value(ofType: uris.atomDouble, as: Double.self) }
 
     /// The body as a number: an `atom:Float`, `atom:Double`, `atom:Long` or
     /// `atom:Int` long enough for its type, as a Double; nil for anything else.
