@@ -1,14 +1,10 @@
 // swift-tools-version: 6.1
-import Foundation
 import PackageDescription
 
 // The targets are grouped as Sources/ is (docs/architecture.md): the engine and
 // the model, the formats (LV2, its editor, JACK), the tools (the command line
 // and what it uses), the hosts (the project's own LV2 hosts and checks), the C
 // shims; then the tests, which mirror the same groups.
-
-/// This package's folder, for linker flags that name files in it.
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
 let package = Package(
     name: "Tactus",
@@ -59,16 +55,15 @@ let package = Package(
         .target(name: "LV2Atoms", dependencies: ["CLV2"], path: "Sources/Formats/LV2/LV2Atoms"),
         // The LV2 glue. Here a normal Swift module (the hosted build: the in-process
         // host, the sanitizers, libFuzzer); `make plugin` compiles the same folder with
-        // Embedded Swift into plugin.lv2/tactus.so. The dynamic product is the hosted
-        // plugin that make test-asan loads.
+        // Embedded Swift into plugin.lv2/tactus.so, linked with exports.map. The dynamic
+        // product is the hosted plugin that make test-asan loads. (No linker settings
+        // here: SwiftPM would apply exports.map to every executable that links the
+        // module, the test runner included, where it hides ASan's allocator.)
         .target(
             name: "TactusLV2", dependencies: ["CLV2", "CLV2Descriptor", "LV2Atoms", "TactusEngine", "TactusModel"],
             path: "Sources/Formats/LV2/TactusLV2",
             exclude: ["exports.map"],
-            swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])],
-            linkerSettings: [.unsafeFlags([
-                "-Xlinker", "--version-script=\(root)/Sources/Formats/LV2/TactusLV2/exports.map", "-Xlinker", "--gc-sections",
-            ])]),
+            swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
         // The pattern editor (ui:X11UI). Here a normal Swift module, so that every build
         // type-checks it; `make plugin` compiles it with Embedded Swift into
         // plugin.lv2/tactus_ui.so (libc, libX11 and libcairo; exports lv2ui_descriptor).
