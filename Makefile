@@ -87,12 +87,13 @@ $(EMBEDDED_DIR)/$(1).o: $(shell find $(2) -name '*.swift' 2>/dev/null | sort) $(
 	$$(BUILD_GATE) $(EMBEDDED_SWIFTC) -module-name $(1) -emit-module -emit-module-path $(EMBEDDED_DIR)/$(1).swiftmodule \
 	    -c $$(filter %.swift,$$^) -o $$@
 endef
-# One line per module, in dependency order (28b adds the atom codec, LV2Atoms, here).
+# One line per module, in dependency order.
+$(eval $(call EMBEDDED_MODULE,LV2Atoms,Sources/Formats/LV2/LV2Atoms,))
 $(eval $(call EMBEDDED_MODULE,TactusEngine,Sources/Engine,))
 $(eval $(call EMBEDDED_MODULE,TactusModel,Sources/Model/TactusModel,TactusEngine))
 $(eval $(call EMBEDDED_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,TactusEngine TactusModel))
-$(eval $(call EMBEDDED_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,TactusEngine TactusModel))
-$(eval $(call EMBEDDED_MODULE,TactusUI,Sources/Formats/LV2/TactusUI,TactusEngine TactusModel TactusEditorModel))
+$(eval $(call EMBEDDED_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,LV2Atoms TactusEngine TactusModel))
+$(eval $(call EMBEDDED_MODULE,TactusUI,Sources/Formats/LV2/TactusUI,LV2Atoms TactusEngine TactusModel TactusEditorModel))
 
 $(EMBEDDED_DIR)/clv2-shim.c.o: Sources/C/CLV2/shim.c $(wildcard Sources/C/CLV2/include/*.h)
 	@mkdir -p $(EMBEDDED_DIR)
@@ -106,11 +107,11 @@ $(EMBEDDED_DIR)/clv2ui-descriptor.c.o: Sources/C/CLV2UI/descriptor.c $(wildcard 
 
 EMBEDDED_LINK := $(SWIFT)c -emit-library -enable-experimental-feature Embedded -g -Xlinker --gc-sections
 
-PLUGIN_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,TactusEngine.o TactusModel.o TactusLV2.o clv2-shim.c.o clv2-descriptor.c.o)
+PLUGIN_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,LV2Atoms.o TactusEngine.o TactusModel.o TactusLV2.o clv2-shim.c.o clv2-descriptor.c.o)
 $(EMBEDDED_DIR)/tactus.so: $(PLUGIN_OBJECTS) Sources/Formats/LV2/TactusLV2/exports.map
 	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(PLUGIN_OBJECTS) -Xlinker --version-script=Sources/Formats/LV2/TactusLV2/exports.map
 
-EDITOR_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,TactusEngine.o TactusModel.o TactusEditorModel.o TactusUI.o clv2-shim.c.o clv2ui-descriptor.c.o)
+EDITOR_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,LV2Atoms.o TactusEngine.o TactusModel.o TactusEditorModel.o TactusUI.o clv2-shim.c.o clv2ui-descriptor.c.o)
 $(EMBEDDED_DIR)/tactus_ui.so: $(EDITOR_OBJECTS) Sources/Formats/LV2/TactusUI/exports.map
 	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(EDITOR_OBJECTS) -lX11 -lcairo -lm \
 	    -Xlinker --version-script=Sources/Formats/LV2/TactusUI/exports.map -Xlinker -z -Xlinker defs
@@ -287,8 +288,8 @@ clean:
 # libFuzzer and the sanitizers need the plugin's modules built as normal Swift,
 # with an in-process host (Sources/Hosts/InProcessHost). The fuzzers are built
 # with swiftc, not SwiftPM, because libFuzzer brings its own main. Coverage is
-# recorded in the plugin's modules only (the engine, the model, the editor's
-# model, the LV2 glue), as edge counters: the comparison tracing that -sanitize=fuzzer adds
+# recorded in the plugin's modules only (the atom codec, the engine, the model,
+# the editor's model, the LV2 glue), as edge counters: the comparison tracing that -sanitize=fuzzer adds
 # cost 2.5 times the executions in the renderer's inner loop, and the targets
 # build their structured values themselves (the parser has a dictionary). The
 # fuzz targets' own checks (Fuzz/Targets) are built with ASan alone.
@@ -340,15 +341,17 @@ $(FUZZ_DIR)/$(1).o: $(shell find $(2) -name '*.swift' 2>/dev/null | sort) $(fore
 	    -emit-module-path $(FUZZ_DIR)/$(1).swiftmodule -c $$(filter %.swift,$$^) -o $$@
 endef
 # The plugin's modules, with libFuzzer's edge counters.
+$(eval $(call FUZZ_MODULE,LV2Atoms,Sources/Formats/LV2/LV2Atoms,,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusEngine,Sources/Engine,,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusModel,Sources/Model/TactusModel,TactusEngine,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,TactusEngine TactusModel,$(FUZZ_COVERAGE)))
-$(eval $(call FUZZ_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,TactusEngine TactusModel,$(FUZZ_COVERAGE)))
+$(eval $(call FUZZ_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,LV2Atoms TactusEngine TactusModel,$(FUZZ_COVERAGE)))
 # The host's side and the targets' own checks, without coverage: the fuzzers steer the plugin, not the host.
-$(eval $(call FUZZ_MODULE,LV2HostKit,Sources/Hosts/LV2HostKit,,))
+$(eval $(call FUZZ_MODULE,TactusOffline,Sources/Tools/TactusOffline,TactusEngine TactusModel,))
+$(eval $(call FUZZ_MODULE,LV2HostKit,Sources/Hosts/LV2HostKit,LV2Atoms TactusOffline,))
 $(eval $(call FUZZ_MODULE,TactusInProcessHost,Sources/Hosts/InProcessHost,LV2HostKit TactusLV2,))
 $(eval $(call FUZZ_MODULE,TactusFuzzTargets,Fuzz/Targets,TactusInProcessHost TactusEditorModel,))
-FUZZ_MODULES := TactusEngine TactusModel TactusEditorModel TactusLV2 LV2HostKit TactusInProcessHost TactusFuzzTargets
+FUZZ_MODULES := LV2Atoms TactusEngine TactusModel TactusEditorModel TactusLV2 TactusOffline LV2HostKit TactusInProcessHost TactusFuzzTargets
 
 # (The linker's "Cannot export local symbol" warnings about ASan's helpers are noise.)
 $(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(foreach m,$(FUZZ_MODULES),$(FUZZ_DIR)/$(m).o) \

@@ -48,6 +48,11 @@ let package = Package(
 
         // MARK: Formats (Sources/Formats): the thin wrappers a host loads or runs
 
+        // The atom codec and the URID table of every LV2 party in the project: the plugin,
+        // its editor and the hosts read and write atoms (sequences, objects, strings, the
+        // 8-byte padding) through it alone. Embedded-clean; `make plugin` compiles the same
+        // folder with Embedded Swift into the plugin and its editor.
+        .target(name: "LV2Atoms", dependencies: ["CLV2"], path: "Sources/Formats/LV2/LV2Atoms"),
         // The LV2 glue. Here a normal Swift module (the hosted build: the in-process
         // host, the sanitizers, libFuzzer); `make plugin` compiles the same folder with
         // Embedded Swift into plugin.lv2/tactus.so, linked with exports.map. The dynamic
@@ -55,7 +60,7 @@ let package = Package(
         // here: SwiftPM would apply exports.map to every executable that links the
         // module, the test runner included, where it hides ASan's allocator.)
         .target(
-            name: "TactusLV2", dependencies: ["CLV2", "CLV2Descriptor", "TactusEngine", "TactusModel"],
+            name: "TactusLV2", dependencies: ["CLV2", "CLV2Descriptor", "LV2Atoms", "TactusEngine", "TactusModel"],
             path: "Sources/Formats/LV2/TactusLV2",
             exclude: ["exports.map"],
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
@@ -63,7 +68,7 @@ let package = Package(
         // type-checks it; `make plugin` compiles it with Embedded Swift into
         // plugin.lv2/tactus_ui.so (libc, libX11 and libcairo; exports lv2ui_descriptor).
         .target(
-            name: "TactusUI", dependencies: ["CLV2", "CLV2UI", "TactusEngine", "TactusModel", "TactusEditorModel"],
+            name: "TactusUI", dependencies: ["CLV2", "CLV2UI", "LV2Atoms", "TactusEngine", "TactusModel", "TactusEditorModel"],
             path: "Sources/Formats/LV2/TactusUI",
             exclude: ["exports.map"]),
         // JACK: the client, the transport follower and master, the recorder used by
@@ -112,7 +117,7 @@ let package = Package(
         // The one host kit of every LV2 host in the project (the lilv test and bench
         // hosts, the in-process host): URID map, synchronous worker, atom port
         // buffers and bodies, the URIs and position keys, the features and options.
-        .target(name: "LV2HostKit", dependencies: ["CLV2"], path: "Sources/Hosts/LV2HostKit"),
+        .target(name: "LV2HostKit", dependencies: ["CLV2", "LV2Atoms", "TactusOffline"], path: "Sources/Hosts/LV2HostKit"),
         // The test host: the plugin through lilv, in child processes of the tests.
         .executableTarget(
             name: "tactus-lv2host",
@@ -184,6 +189,8 @@ let package = Package(
 
         // MARK: Tests (Tests/): the tests of X next to X's name, in the same groups
 
+        // LV2's own atom forge (lv2/atom/forge.h), the reference the codec's tests compare with.
+        .target(name: "CLV2Forge", path: "Tests/Support/CLV2Forge"),
         // Random sessions and lanes shared by the test targets.
         .target(name: "TactusTestSupport", dependencies: ["TactusEngine", "TactusModel", "TactusOffline"], path: "Tests/Support/TactusTestSupport"),
         // The engine: contract rules, a reference model (exact rationals), differential and
@@ -211,6 +218,9 @@ let package = Package(
                 "TactusJackSequencer", "LV2HostKit", "TactusInProcessHost", "TactusLV2", "TactusFuzzTargets", "CLV2",
             ],
             path: "Tests/Formats/LV2/TactusLV2Tests"),
+        // The atom codec: what it writes it reads back, byte for byte as lv2_atom_forge lays
+        // it out; malformed sequences and objects end the walk where they should.
+        .testTarget(name: "LV2AtomsTests", dependencies: ["LV2Atoms", "LV2HostKit", "CLV2", "CLV2Forge", "TactusOffline"], path: "Tests/Formats/LV2/LV2AtomsTests"),
         // tactus jack's prompt commands and its process callback.
         .testTarget(
             name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusEngine", "TactusModel"],

@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 import Glibc
 import TactusEngine
 import TactusInProcessHost
@@ -9,10 +10,10 @@ import TactusModel
 ///
 /// The fuzzer writes anything (lying sizes, truncated bodies, wrong types);
 /// the checker needs to know which of those events the plugin sees. It walks
-/// the buffer by the rules of the atom specification, as any correct reader
-/// must (an event whose header or body runs past the sequence ends the walk),
-/// and reads each event from the buffer itself, so what it classifies is
-/// exactly what the plugin was offered.
+/// the buffer with the codec's readers, by the rules of the atom
+/// specification (an event whose header or body runs past the sequence ends
+/// the walk), and reads each event from the buffer itself, so what it
+/// classifies is exactly what the plugin was offered.
 struct DeliveredInput {
     enum Kind: Equatable {
         /// A `time:Position` whose only position key is `time:speed` = 0, as a valid number: it must stop.
@@ -46,39 +47,26 @@ struct DeliveredInput {
     /// Whether events keep a readable detail (`TACTUS_FUZZ_TRACE`).
     static let tracing = getenv("TACTUS_FUZZ_TRACE") != nil
 
-    init(_ sequence: ControlSequence, connected: Bool, uris: HostURIs) {
+    init(_ sequence: ControlSequence, connected: Bool, uris: URIDTable) {
         guard connected else {
             events = []
             return
         }
-        let base = UnsafeRawPointer(sequence.buffer)
-        let declared = Int(base.load(as: UInt32.self))
-        let type = base.load(fromByteOffset: 4, as: UInt32.self)
-        guard type == uris.atomSequence, declared >= 8 else {
-            events = []
-            return
-        }
-        let end = declared - 8
-        var offset = 0
+        let base = UnsafeRawPointer(sequence.buffer).assumingMemoryBound(to: LV2_Atom_Sequence.self)
+        var reader = AtomSequenceReader(base, sequenceType: uris.atomSequence)
         var found: [Event] = []
-        while end - offset >= 16 {
-            let event = base + 16 + offset
-            let frames = event.loadUnaligned(as: Int64.self)
-            let size = Int(event.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-            let atomType = event.loadUnaligned(fromByteOffset: 12, as: UInt32.self)
-            guard size <= end - offset - 16 else { break }
-            let body = UnsafeRawBufferPointer(start: event + 16, count: size)
+        while let event = reader.next() {
+            let body = event.atom.bytes
             var detail = ""
-            if DeliveredInput.tracing, atomType == uris.atomObject || atomType == uris.atomBlank, size >= 8 {
+            if DeliveredInput.tracing, event.atom.type == uris.atomObject || event.atom.type == uris.atomBlank, event.atom.size >= 8 {
                 detail = DeliveredInput.properties(of: body).map { "\($0.key)/\($0.type)=\(DeliveredInput.number($0.type, $0.bytes, uris).map { "\($0)" } ?? "\($0.bytes)")" }.joined(separator: " ")
             }
-            found.append(Event(frames: frames, kind: DeliveredInput.classify(type: atomType, body: body, uris: uris), detail: detail))
-            offset += (16 + size + 7) & ~7
+            found.append(Event(frames: event.frames, kind: DeliveredInput.classify(type: event.atom.type, body: body, uris: uris), detail: detail))
         }
         events = found
     }
 
-    static func classify(type: LV2_URID, body: UnsafeRawBufferPointer, uris: HostURIs) -> Kind {
+    static func classify(type: LV2_URID, body: UnsafeRawBufferPointer, uris: URIDTable) -> Kind {
         if type == uris.midiEvent {
             if body.count >= 2, body[0] & 0xF0 == 0xB0, body[1] == 123 || body[1] == 120 { return .allNotesOff }
             return .other
@@ -117,21 +105,13 @@ struct DeliveredInput {
     /// An object's properties, as a careful reader finds them (a malformed one ends the walk).
     static func properties(of body: UnsafeRawBufferPointer) -> [(key: LV2_URID, type: LV2_URID, bytes: [UInt8])] {
         var out: [(LV2_URID, LV2_URID, [UInt8])] = []
-        let end = body.count - 8
-        var offset = 0
-        while end - offset >= 16 {
-            let p = 8 + offset
-            let key = body.loadUnaligned(fromByteOffset: p, as: UInt32.self)
-            let size = Int(body.loadUnaligned(fromByteOffset: p + 8, as: UInt32.self))
-            let type = body.loadUnaligned(fromByteOffset: p + 12, as: UInt32.self)
-            guard size <= end - offset - 16 else { break }
-            out.append((key, type, Array(body[(p + 16)..<(p + 16 + size)])))
-            offset += (16 + size + 7) & ~7
-        }
+        var object = AtomObjectReader(
+            properties: body.baseAddress! + AtomLayout.objectHeaderBytes, byteCount: body.count - AtomLayout.objectHeaderBytes, objectType: 0)
+        while let (key, value) = object.next() { out.append((key, value.type, Array(value.bytes))) }
         return out
     }
 
-    static func number(_ type: LV2_URID, _ bytes: [UInt8], _ uris: HostURIs) -> Double? {
+    static func number(_ type: LV2_URID, _ bytes: [UInt8], _ uris: URIDTable) -> Double? {
         bytes.withUnsafeBytes { b in
             if type == uris.atomDouble, b.count >= 8 { return b.loadUnaligned(as: Double.self) }
             if type == uris.atomFloat, b.count >= 4 { return Double(b.loadUnaligned(as: Float.self)) }

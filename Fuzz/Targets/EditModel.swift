@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 import TactusEngine
 import TactusInProcessHost
 import TactusModel
@@ -64,7 +65,7 @@ struct EditModel {
     }
 
     /// A `patch:Set` the plugin read in this block.
-    mutating func patchSet(property: LV2_URID?, value: (type: LV2_URID, bytes: [UInt8])?, uris: HostURIs) {
+    mutating func patchSet(property: LV2_URID?, value: (type: LV2_URID, bytes: [UInt8])?, uris: URIDTable) {
         guard let property else { return }
         if property == uris.pattern {
             guard let value, value.type == uris.atomString || value.type == uris.atomChunk else {

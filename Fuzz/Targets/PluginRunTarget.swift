@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 import Glibc
 import TactusEngine
 import TactusInProcessHost
@@ -46,7 +47,7 @@ public enum PluginRunTarget {
 private struct Session {
     var violations = Violations()
     let plugin: InProcessPlugin?
-    let uris: HostURIs?
+    let uris: URIDTable?
     var notes = NoteChecker()
     var edits: EditModel
     /// Whether edits can be predicted exactly (a worker with room for every request,
@@ -182,7 +183,7 @@ private struct Session {
         0.25, .leastNonzeroMagnitude, -0.0, 2_147_483_648, 1.5, 7,
     ]
 
-    mutating func writeEvent(_ input: inout FuzzInput, frames: UInt32, plugin: InProcessPlugin, uris: HostURIs) {
+    mutating func writeEvent(_ input: inout FuzzInput, frames: UInt32, plugin: InProcessPlugin, uris: URIDTable) {
         let at = Session.offset(&input, frames: frames)
         let c = plugin.control
         switch input.below(16) {
@@ -258,7 +259,7 @@ private struct Session {
     }
 
     /// A message of an editor's (docs/plugin.md, "Messages"), well formed or not.
-    mutating func writeEditorMessage(_ input: inout FuzzInput, frames: UInt32, plugin: InProcessPlugin, uris: HostURIs) {
+    mutating func writeEditorMessage(_ input: inout FuzzInput, frames: UInt32, plugin: InProcessPlugin, uris: URIDTable) {
         let at = Session.offset(&input, frames: frames)
         let c = plugin.control
         switch input.below(4) {
@@ -324,7 +325,7 @@ private struct Session {
         }
     }
 
-    func randomPositionProperty(_ input: inout FuzzInput, _ uris: HostURIs) -> AtomProperty {
+    func randomPositionProperty(_ input: inout FuzzInput, _ uris: URIDTable) -> AtomProperty {
         let key = input.pick([
             uris.timeFrame, uris.timeSpeed, uris.timeBar, uris.timeBarBeat, uris.timeBeat, uris.timeBeatsPerBar,
             uris.timeBeatsPerMinute, uris.timeBeatUnit, input.u32(), 0,
@@ -365,7 +366,7 @@ private struct Session {
     }
 
     /// `patch:Set` with a property or value a host should not send.
-    func oddPatchProperties(_ input: inout FuzzInput, _ uris: HostURIs) -> [AtomProperty] {
+    func oddPatchProperties(_ input: inout FuzzInput, _ uris: URIDTable) -> [AtomProperty] {
         var properties: [AtomProperty] = []
         if !input.oneIn(4) {
             let property = input.pick([uris.pattern, uris.patternFile, uris.error, uris.droppedNoteOns, 0, input.u32()])
@@ -383,7 +384,7 @@ private struct Session {
 
     // MARK: - One block
 
-    mutating func runBlock(frames: UInt32, plugin: InProcessPlugin, uris: HostURIs) {
+    mutating func runBlock(frames: UInt32, plugin: InProcessPlugin, uris: URIDTable) {
         let start = plugin.framesRun
         let delivered = DeliveredInput(plugin.control, connected: controlConnected, uris: uris)
         edits.beginBlock()
@@ -428,7 +429,7 @@ private struct Session {
         if notifyConnected { checkNotify(plugin, uris) }
     }
 
-    mutating func checkNotify(_ plugin: InProcessPlugin, _ uris: HostURIs) {
+    mutating func checkNotify(_ plugin: InProcessPlugin, _ uris: URIDTable) {
         let events: [OutputSequence.Event]
         do { events = try plugin.notifyEvents() } catch {
             violations.add("notify output: \(error)")
@@ -461,7 +462,7 @@ private struct Session {
 
     /// Every text the plugin announces is one it may install (sent whole, made whole
     /// from pieces, named by a change), and every piece it sends is that text's bytes.
-    mutating func checkTexts(_ events: [OutputSequence.Event], _ uris: HostURIs) {
+    mutating func checkTexts(_ events: [OutputSequence.Event], _ uris: URIDTable) {
         for e in events {
             if let message = PatchSetMessage(e, uris: uris), message.property == uris.pattern {
                 if allowed[TextHash.of(message.value)] != message.value {
@@ -490,7 +491,7 @@ private struct Session {
 
     // MARK: - The end: stop with room, then nothing may sound
 
-    mutating func finish(_ plugin: InProcessPlugin, _ uris: HostURIs) {
+    mutating func finish(_ plugin: InProcessPlugin, _ uris: URIDTable) {
         controlConnected = true
         notifyConnected = true
         plugin.connect(control: true, midi: midiConnected, notify: true)

@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 import TactusEngine
 import TactusInProcessHost
 import TactusModel
@@ -138,7 +139,7 @@ public enum StateRestoreTarget {
     }
 
     /// What `restore()` must do with `store` (`docs/plugin.md`, "State").
-    static func predict(_ store: StateStore, paths: PathMapping?, uris: HostURIs) -> Expected {
+    static func predict(_ store: StateStore, paths: PathMapping?, uris: URIDTable) -> Expected {
         var path: [UInt8]? = nil
         if let file = store[uris.patternFile], file.type == uris.atomPath || file.type == uris.atomString {
             var bytes = EditModel.stripped(file.value)

@@ -38,6 +38,7 @@ const char *const tactus_uri_atom_Long = LV2_ATOM__Long;
 const char *const tactus_uri_atom_Float = LV2_ATOM__Float;
 const char *const tactus_uri_atom_Double = LV2_ATOM__Double;
 const char *const tactus_uri_atom_Bool = LV2_ATOM__Bool;
+const char *const tactus_uri_atom_eventTransfer = LV2_ATOM__eventTransfer;
 const char *const tactus_uri_midi_MidiEvent = LV2_MIDI__MidiEvent;
 const char *const tactus_uri_time_Position = LV2_TIME__Position;
 const char *const tactus_uri_time_frame = LV2_TIME__frame;

@@ -5,7 +5,6 @@
 
 const char *const tactus_uri_ui_parent = LV2_UI__parent;
 const char *const tactus_uri_ui_resize = LV2_UI__resize;
-const char *const tactus_uri_atom_eventTransfer = LV2_ATOM__eventTransfer;
 const char *const tactus_uri_options_options = LV2_OPTIONS__options;
 const char *const tactus_uri_ui_scaleFactor = LV2_UI__scaleFactor;
 

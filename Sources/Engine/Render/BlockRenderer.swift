@@ -39,17 +39,15 @@ public struct BlockRenderer: ~Copyable {
     private let laneTranspose: UnsafeMutablePointer<Int16>
     /// The host's transport (next to what every block reads: a host that
     /// reports every block has its clock read in every block).
-    public var clock: TransportClock { @_noLocks get { _clock } }
-    @usableFromInline var _clock: TransportClock
+    /// (These four are package-wide, so that the formats read them and the block
+    /// cycle's inlinable entry points write them under one name.)
+    @usableFromInline package var clock: TransportClock
     /// Absolute frame where the current block starts.
-    public var blockStartFrame: Int64 { @_noLocks get { _blockStartFrame } }
-    @usableFromInline var _blockStartFrame: Int64 = 0
+    @usableFromInline package var blockStartFrame: Int64 = 0
     /// Frames in the current block.
-    public var blockFrameCount: Int { @_noLocks get { _blockFrameCount } }
-    @usableFromInline var _blockFrameCount = 0
+    @usableFromInline package var blockFrameCount = 0
     /// Absolute frame up to which output is final.
-    public var renderedFrame: Int64 { @_noLocks get { _renderedFrame } }
-    @usableFromInline var _renderedFrame: Int64 = 0
+    @usableFromInline package var renderedFrame: Int64 = 0
 
     /// Note-ons of the frame being rendered, held back so that note-offs at the
     /// same frame (retriggers) go out first and merges can change their velocity.
@@ -71,7 +69,7 @@ public struct BlockRenderer: ~Copyable {
 
     /// A renderer for `sampleRate` frames per second (positive, finite), stopped, with no pattern.
     public init(sampleRate: Double) {
-        _clock = TransportClock(sampleRate: sampleRate)
+        clock = TransportClock(sampleRate: sampleRate)
         staging = .allocate(capacity: BlockRenderer.stagingCapacity)
         stagingSlots = .allocate(capacity: BlockRenderer.stagingCapacity)
         laneTranspose = .allocate(capacity: PatternSnapshot.maximumLaneCount)
@@ -90,8 +88,8 @@ public struct BlockRenderer: ~Copyable {
     @_transparent @_noLocks
     public mutating func beginBlock(frameCount: Int, output: inout MIDIEventBuffer) {
         output.removeAll()
-        _blockStartFrame = _renderedFrame
-        _blockFrameCount = frameCount > 0 ? frameCount : 0
+        blockStartFrame = renderedFrame
+        blockFrameCount = frameCount > 0 ? frameCount : 0
         workLeft = BlockRenderer.onsetWorkBound(eventCapacity: output.capacity)
         outputFull = false
         portMutesRead = false
@@ -111,7 +109,7 @@ public struct BlockRenderer: ~Copyable {
         // A host that reports every block sends repeats nearly always: the quick
         // test takes them, inlined into the caller, and leaves every beat on its
         // frame (what is due stays due).
-        if _clock.applyIfCertainRepeat(update, atFrame: frame) { return .repeat }
+        if clock.applyIfCertainRepeat(update, atFrame: frame) { return .repeat }
         return applyInFull(update, atFrame: frame)
     }
 
@@ -124,15 +122,15 @@ public struct BlockRenderer: ~Copyable {
     public mutating func applyIfCertainRepeat(_ update: PositionUpdate, atOffset offset: Int) -> Bool {
         // absoluteFrame's clamping: at or before what is rendered, the update acts
         // there (the block's start never lies after it: offset 0 needs no look).
-        guard offset <= 0 || _blockStartFrame &+ Int64(min(offset, _blockFrameCount)) <= _renderedFrame else { return false }
-        return _clock.applyIfCertainRepeat(update, atFrame: _renderedFrame)
+        guard offset <= 0 || blockStartFrame &+ Int64(min(offset, blockFrameCount)) <= renderedFrame else { return false }
+        return clock.applyIfCertainRepeat(update, atFrame: renderedFrame)
     }
 
     /// `apply` after the quick test said nothing: the update through the clock's exact path.
     @_noLocks @inline(never)
     private mutating func applyInFull(_ update: PositionUpdate, atFrame frame: Int64) -> TransportChange {
         let before = clock
-        let change = _clock.applyInFull(update, atFrame: frame)
+        let change = clock.applyInFull(update, atFrame: frame)
         // A repeat at the same rate (a host that sends its position every
         // block) leaves every frame where it was: what is due stays due.
         if !BlockRenderer.placesFramesAlike(before, clock) { quietUntil = Int64.min }
@@ -283,7 +281,7 @@ public struct BlockRenderer: ~Copyable {
     @_noLocks
     public mutating func activate() {
         tracker.cutAll()
-        _clock.reset()
+        clock.reset()
         cursor = nil
         laneTranspose.update(repeating: 0, count: PatternSnapshot.maximumLaneCount)
         quietUntil = Int64.min
@@ -313,7 +311,7 @@ public struct BlockRenderer: ~Copyable {
         guard end > renderedFrame else { return }
         if end <= quietUntil {
             // `renderDue` would find nothing due before `end` and stop at once.
-            _renderedFrame = end
+            renderedFrame = end
             return
         }
         renderDue(until: end, output: &output)
@@ -373,7 +371,7 @@ public struct BlockRenderer: ~Copyable {
             }
         }
         flushStaging(output: &output)
-        _renderedFrame = end
+        renderedFrame = end
     }
 
     /// Onsets one block may examine one by one (contract §6, reading (h)):

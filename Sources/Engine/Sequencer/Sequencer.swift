@@ -22,10 +22,9 @@
 /// the rendering it asks for (see `BlockRenderer`), and `@_noLocks`.
 public struct Sequencer: ~Copyable {
     /// The renderer: clock, note tracker, the pattern playing, statistics.
-    public var renderer: BlockRenderer {
-        @_noLocks _read { yield _renderer }
-    }
-    @usableFromInline var _renderer: BlockRenderer
+    /// Package-wide, so that the formats read it and the block cycle's
+    /// inlinable entry points write it under one name.
+    @usableFromInline package var renderer: BlockRenderer
     /// The block's events, in frame order, after `endBlock`.
     @usableFromInline var output: MIDIEventBuffer
     /// Shared with the non-realtime side (see `handOver`).
@@ -53,7 +52,7 @@ public struct Sequencer: ~Copyable {
     /// finite) playing `pattern`, whose ticket it takes; room for
     /// `eventCapacity` events a block. Allocates: call it off the audio thread.
     public init(sampleRate: Double, eventCapacity: Int, pattern: PatternSnapshot?, snapshotBudget: Int = SnapshotExchange.defaultBudget) {
-        _renderer = BlockRenderer(sampleRate: sampleRate)
+        renderer = BlockRenderer(sampleRate: sampleRate)
         auditionFrames = Audition.duration(sampleRate: sampleRate)
         editorLease = EditorLease(sampleRate: sampleRate)
         output = MIDIEventBuffer(storageCapacity: eventCapacity)
@@ -61,14 +60,14 @@ public struct Sequencer: ~Copyable {
         exchange.initialize(to: SnapshotExchange(budget: snapshotBudget))
         if let pattern {
             _ = exchange.pointee.reserve()
-            _ = _renderer.install(pattern)
+            _ = renderer.install(pattern)
         }
     }
 
     /// Frees every snapshot it holds (playing, prepared, waiting, retired).
     /// Off the audio thread, once nothing else uses `handOver`.
     deinit {
-        _renderer.pattern?.destroy()
+        renderer.pattern?.destroy()
         prepared?.destroy()
         exchange.deinitialize(count: 1)
         exchange.deallocate()
@@ -97,7 +96,7 @@ public struct Sequencer: ~Copyable {
         // Nearly every block has nothing to install: found out without a call.
         if prepared != nil || exchange.pointee.hasPending { installed = installPrepared() }
         output.reset(capacity: eventCapacity)
-        _renderer.beginBlock(frameCount: frameCount, output: &output)
+        renderer.beginBlock(frameCount: frameCount, output: &output)
         if audition.isSounding { endAuditionIfDue() }
         blockFrames = frameCount
         return installed
@@ -106,7 +105,7 @@ public struct Sequencer: ~Copyable {
     /// Renders up to `offset` (frames into the block), then applies a position report there (§1-§4).
     @_noLocks @discardableResult @inline(__always)
     public mutating func apply(_ update: PositionUpdate, atOffset offset: Int) -> TransportChange {
-        let change = _renderer.apply(update, atOffset: offset, output: &output)
+        let change = renderer.apply(update, atOffset: offset, output: &output)
         if change != .repeat && change != .ignored { editorLease.transportChanged() }
         return change
     }
@@ -117,20 +116,20 @@ public struct Sequencer: ~Copyable {
     /// the position a host repeats every block costs no call and no copy.
     @_transparent @_noLocks
     public mutating func applyIfCertainRepeat(_ update: PositionUpdate, atOffset offset: Int) -> Bool {
-        _renderer.applyIfCertainRepeat(update, atOffset: offset)
+        renderer.applyIfCertainRepeat(update, atOffset: offset)
     }
 
     /// Renders everything before `offset` (frames into the block) without
     /// applying anything: what has been rendered is then final in `events`.
     @_noLocks
     public mutating func render(toOffset offset: Int) {
-        _renderer.render(toOffset: offset, output: &output)
+        renderer.render(toOffset: offset, output: &output)
     }
 
     /// Renders up to `offset`, then ends every sounding note there (CC 123 / CC 120, §5).
     @_noLocks
     public mutating func allNotesOff(atOffset offset: Int) {
-        _renderer.allNotesOff(atOffset: offset, output: &output)
+        renderer.allNotesOff(atOffset: offset, output: &output)
         if audition.isSounding { endAudition(atOffset: offset) }
     }
 
@@ -138,13 +137,13 @@ public struct Sequencer: ~Copyable {
     /// key-follow note-on or CC 121 (§7.5), or the lane-mutes parameter (§7.6).
     @_noLocks
     public mutating func apply(_ event: InputEvent, atOffset offset: Int) {
-        _renderer.apply(TimedInputEvent(offset: offset, event: event), output: &output)
+        renderer.apply(TimedInputEvent(offset: offset, event: event), output: &output)
     }
 
     /// §7.5 MIDI thru: renders up to `offset`, then passes an input note there.
     @_noLocks
     public mutating func passThrough(status: UInt8, data1: UInt8, data2: UInt8, atOffset offset: Int) {
-        _renderer.passThrough(status: status, data1: data1, data2: data2, atOffset: offset, output: &output)
+        renderer.passThrough(status: status, data1: data1, data2: data2, atOffset: offset, output: &output)
     }
 
     /// §8.1: the editor auditions `key` (0-127) at `velocity` (1-127) on
@@ -153,9 +152,9 @@ public struct Sequencer: ~Copyable {
     /// without room).
     @_noLocks @discardableResult
     public mutating func audition(key: UInt8, velocity: UInt8, channel: UInt8, atOffset offset: Int) -> Bool {
-        guard !_renderer.clock.isRolling, key < 128, velocity > 0, velocity < 128, channel >= 1, channel <= 16 else { return false }
+        guard !renderer.clock.isRolling, key < 128, velocity > 0, velocity < 128, channel >= 1, channel <= 16 else { return false }
         if audition.isSounding { endAudition(atOffset: offset) }
-        let on = _renderer.passThrough(status: 0x90 | (channel &- 1), data1: key, data2: velocity, atOffset: offset, output: &output)
+        let on = renderer.passThrough(status: 0x90 | (channel &- 1), data1: key, data2: velocity, atOffset: offset, output: &output)
         guard on else { return false }
         audition.isSounding = true
         audition.noteOffStatus = 0x80 | (channel &- 1)
@@ -179,8 +178,8 @@ public struct Sequencer: ~Copyable {
     /// §8.2: the clock at the first frame after the block (after `endBlock`).
     public var playhead: Playhead {
         @_noLocks get {
-            let clock = _renderer.clock
-            let end = _renderer.blockStartFrame &+ Int64(_renderer.blockFrameCount)
+            let clock = renderer.clock
+            let end = renderer.blockStartFrame &+ Int64(renderer.blockFrameCount)
             return Playhead(
                 beat: clock.beat(atFrame: end).approximateValue, beatsPerMinute: clock.beatsPerMinute,
                 speed: clock.isRolling ? clock.speed : 0, beatsPerBar: clock.beatsPerBar)
@@ -190,7 +189,7 @@ public struct Sequencer: ~Copyable {
     /// §7.6: the mute control ports' bits for this block (call after `beginBlock`).
     @_noLocks
     public mutating func setPortMutes(_ bits: UInt64) {
-        _renderer.setPortMutes(bits)
+        renderer.setPortMutes(bits)
     }
 
     /// §7.6: the mute controls the renderer reads itself from now on, in
@@ -198,13 +197,13 @@ public struct Sequencer: ~Copyable {
     /// thread, before the first block; see `MuteControls`).
     @_noLocks
     public mutating func readPortMutes(from controls: MuteControls) {
-        _renderer.readPortMutes(from: controls)
+        renderer.readPortMutes(from: controls)
     }
 
     /// Renders the rest of the block; its events are then in `events`.
     @_noLocks
     public mutating func endBlock() {
-        _renderer.endBlock(output: &output)
+        renderer.endBlock(output: &output)
     }
 
     /// The block's events in frame order (offsets into the block), valid until the next `beginBlock`.
@@ -219,8 +218,8 @@ public struct Sequencer: ~Copyable {
     public mutating func takeOwed() -> OwedNotifications {
         var result = owed
         owed = OwedNotifications()
-        if editorLease.endBlock(frameCount: blockFrames, rolling: _renderer.clock.isRolling) { result.insert(.playhead) }
-        if _renderer.statistics.droppedNoteOns != reportedDrops { result.insert(.droppedNoteOns) }
+        if editorLease.endBlock(frameCount: blockFrames, rolling: renderer.clock.isRolling) { result.insert(.playhead) }
+        if renderer.statistics.droppedNoteOns != reportedDrops { result.insert(.droppedNoteOns) }
         return result
     }
 
@@ -228,7 +227,7 @@ public struct Sequencer: ~Copyable {
     /// owed, no editor's lease, the dropped count told): a wrapper skips the
     /// call then, as in nearly every block. Inlinable: a few loads, no call.
     public var owesNothing: Bool {
-        @_transparent @_noLocks get { owed.isEmpty && !editorLease.isOpen && _renderer.statistics.droppedNoteOns == reportedDrops }
+        @_transparent @_noLocks get { owed.isEmpty && !editorLease.isOpen && renderer.statistics.droppedNoteOns == reportedDrops }
     }
 
     /// Adds to what is owed (a `patch:Get`, an error found by the wrapper).
@@ -278,7 +277,7 @@ public struct Sequencer: ~Copyable {
     /// changes nothing, so activating twice is harmless.
     @_noLocks
     public mutating func activate() {
-        _renderer.activate()
+        renderer.activate()
         // Its note-off goes out with the renderer's, at the next block start.
         audition.framesLeft = 0
     }
@@ -289,14 +288,14 @@ public struct Sequencer: ~Copyable {
     @usableFromInline @_noLocks
     mutating func endAuditionIfDue() {
         audition.framesLeft &-= Int64(blockFrames)
-        if audition.framesLeft <= 0 || _renderer.clock.isRolling { endAudition(atOffset: 0) }
+        if audition.framesLeft <= 0 || renderer.clock.isRolling { endAudition(atOffset: 0) }
     }
 
     @_noLocks
     private mutating func endAudition(atOffset offset: Int) {
         // A note-off is owed room like the tracker's: passThrough only drops when
         // the block's storage is full, and then the next block start tries again.
-        if _renderer.passThrough(status: audition.noteOffStatus, data1: audition.key, data2: 0, atOffset: offset, output: &output) {
+        if renderer.passThrough(status: audition.noteOffStatus, data1: audition.key, data2: 0, atOffset: offset, output: &output) {
             audition.isSounding = false
         } else {
             audition.framesLeft = 0
@@ -326,7 +325,7 @@ public struct Sequencer: ~Copyable {
 
     @_noLocks
     private mutating func install(_ snapshot: PatternSnapshot) {
-        if let old = _renderer.install(snapshot) { retire(old) }
+        if let old = renderer.install(snapshot) { retire(old) }
     }
 
     /// A pattern was accepted: an error shown from an earlier attempt is stale,

@@ -1,5 +1,6 @@
 import CInProcessHost
 import CLV2
+@_exported import LV2Atoms
 @_exported import LV2HostKit
 
 /// One plugin instance run in this process through its LV2 descriptor, with
@@ -33,7 +34,7 @@ public final class InProcessPlugin: @unchecked Sendable {
     public let descriptor: UnsafePointer<LV2_Descriptor>
     public let handle: LV2_Handle
     public let map: URIDMap
-    public let uris: HostURIs
+    public let uris: URIDTable
     public let worker: SynchronousWorker?
     public let control: ControlSequence
     public let midiOut: OutputSequence
@@ -53,7 +54,7 @@ public final class InProcessPlugin: @unchecked Sendable {
     public init?(descriptor: UnsafePointer<LV2_Descriptor>, configuration: Configuration = Configuration(), map: URIDMap = URIDMap()) {
         self.descriptor = descriptor
         self.map = map
-        uris = HostURIs(map)
+        uris = URIDTable(map)
         worker = configuration.withWorker ? SynchronousWorker(capacity: configuration.workerCapacity) : nil
         control = ControlSequence(capacity: configuration.controlCapacity, sequenceType: uris.atomSequence)
         midiOut = OutputSequence(capacity: configuration.midiCapacity)

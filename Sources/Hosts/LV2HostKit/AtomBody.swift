@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 
 /// One property of an atom object: key, value type and body, and the size
 /// its header declares (the body's size unless set to lie).
@@ -16,7 +17,8 @@ public struct AtomProperty: Sendable {
     }
 }
 
-/// Atom bodies as bytes, the way `lv2_atom_forge` lays them out.
+/// Atom bodies as bytes, for the hosts, the tests and the fuzzers, laid out by
+/// the codec (`LV2Atoms`) as `lv2_atom_forge` lays them out.
 public enum AtomBody {
     public static func int(_ v: Int32) -> [UInt8] { bytes(of: v) }
     public static func long(_ v: Int64) -> [UInt8] { bytes(of: v) }
@@ -30,14 +32,11 @@ public enum AtomBody {
 
     /// An object body: id 0, `otype`, then each property, padded to 8 bytes.
     public static func object(otype: LV2_URID, properties: [AtomProperty]) -> [UInt8] {
-        var out = bytes(of: UInt32(0)) + bytes(of: otype)
-        for p in properties {
-            out += bytes(of: p.key) + bytes(of: UInt32(0))
-            out += bytes(of: p.declaredSize ?? UInt32(p.body.count)) + bytes(of: p.type)
-            out += p.body
-            while out.count % 8 != 0 { out.append(0) }
+        AtomObjectWriter.bytes(otype: otype) { object in
+            for p in properties {
+                p.body.withUnsafeBytes { object.add(p.key, type: p.type, bytes: $0, declaredSize: p.declaredSize) }
+            }
         }
-        return out
     }
 
     public static func bytes<T: BitwiseCopyable>(of value: T) -> [UInt8] {
@@ -47,58 +46,45 @@ public enum AtomBody {
 
 extension AtomBody {
     /// A `patch:Set` object body: `property` to a string-like value (`atom:String`, `atom:Path`).
-    public static func patchSet(property: LV2_URID, valueType: LV2_URID, text: [UInt8], uris: HostURIs) -> [UInt8] {
-        object(otype: uris.patchSet, properties: [
-            AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid(property)),
-            AtomProperty(key: uris.patchValue, type: valueType, body: AtomBody.text(text)),
-        ])
+    public static func patchSet(property: LV2_URID, valueType: LV2_URID, text: [UInt8], uris: URIDTable) -> [UInt8] {
+        AtomObjectWriter.bytes(otype: uris.patchSet) { object in
+            text.withUnsafeBytes { object.addPatchSet(property: property, sequenceNumber: nil, valueType: valueType, text: $0, uris: uris) }
+        }
     }
 
     /// A `patch:Set` object body with an `atom:Long` value (`urn:tactus:laneMutes`).
-    public static func patchSetLong(property: LV2_URID, value: Int64, uris: HostURIs) -> [UInt8] {
-        object(otype: uris.patchSet, properties: [
-            AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid(property)),
-            AtomProperty(key: uris.patchValue, type: uris.atomLong, body: withUnsafeBytes(of: value) { Array($0) }),
-        ])
+    public static func patchSetLong(property: LV2_URID, value: Int64, uris: URIDTable) -> [UInt8] {
+        AtomObjectWriter.bytes(otype: uris.patchSet) { $0.addPatchSet(property: property, long: value, uris: uris) }
     }
 
     /// A `patch:Get` object body, of one property or (nil) of all.
-    public static func patchGet(property: LV2_URID?, uris: HostURIs) -> [UInt8] {
-        object(otype: uris.patchGet, properties: property.map { [AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid($0))] } ?? [])
+    public static func patchGet(property: LV2_URID?, uris: URIDTable) -> [UInt8] {
+        AtomObjectWriter.bytes(otype: uris.patchGet) { $0.addPatchGet(property: property, uris: uris) }
     }
-}
 
-extension AtomBody {
     /// `patch:Set` of `property` (`urn:tactus:pattern`, `urn:tactus:patternChange`) to a
     /// string, numbered (`patch:sequenceNumber`), as the editor sends an edit.
-    public static func numberedPatchSet(property: LV2_URID, sequence: Int32, text: [UInt8], uris: HostURIs) -> [UInt8] {
-        object(otype: uris.patchSet, properties: [
-            AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid(property)),
-            AtomProperty(key: uris.patchSequenceNumber, type: uris.atomInt, body: int(sequence)),
-            AtomProperty(key: uris.patchValue, type: uris.atomString, body: AtomBody.text(text)),
-        ])
+    public static func numberedPatchSet(property: LV2_URID, sequence: Int32, text: [UInt8], uris: URIDTable) -> [UInt8] {
+        AtomObjectWriter.bytes(otype: uris.patchSet) { object in
+            text.withUnsafeBytes {
+                object.addPatchSet(property: property, sequenceNumber: sequence, valueType: uris.atomString, text: $0, uris: uris)
+            }
+        }
     }
 
     /// `tactus:textPiece`: bytes at `offset` of a payload of `length` bytes whose `TextHash` is `hash`.
     public static func textPiece(
-        property: LV2_URID, sequence: Int32, offset: Int, length: Int, hash: UInt64, bytes: [UInt8], uris: HostURIs
+        property: LV2_URID, sequence: Int32, offset: Int, length: Int, hash: UInt64, bytes: [UInt8], uris: URIDTable
     ) -> [UInt8] {
-        object(otype: uris.textPiece, properties: [
-            AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid(property)),
-            AtomProperty(key: uris.patchSequenceNumber, type: uris.atomInt, body: int(sequence)),
-            AtomProperty(key: uris.textOffset, type: uris.atomLong, body: long(Int64(offset))),
-            AtomProperty(key: uris.textLength, type: uris.atomLong, body: long(Int64(length))),
-            AtomProperty(key: uris.textHash, type: uris.atomLong, body: long(Int64(bitPattern: hash))),
-            AtomProperty(key: uris.patchValue, type: uris.atomChunk, body: bytes),
-        ])
+        AtomObjectWriter.bytes(otype: uris.textPiece) { object in
+            bytes.withUnsafeBytes {
+                object.addTextPiece(property: property, sequenceNumber: sequence, offset: offset, length: length, hash: hash, bytes: $0, uris: uris)
+            }
+        }
     }
 
     /// `patch:Get` of the pattern from `offset`, at most `window` bytes, of the text whose hash is `hash` (nil: the one in use).
-    public static func textWanted(hash: UInt64?, offset: Int, window: Int, uris: HostURIs) -> [UInt8] {
-        var properties = [AtomProperty(key: uris.patchProperty, type: uris.atomURID, body: urid(uris.pattern))]
-        if let hash { properties.append(AtomProperty(key: uris.textHash, type: uris.atomLong, body: long(Int64(bitPattern: hash)))) }
-        properties.append(AtomProperty(key: uris.textOffset, type: uris.atomLong, body: long(Int64(offset))))
-        properties.append(AtomProperty(key: uris.textWindow, type: uris.atomLong, body: long(Int64(window))))
-        return object(otype: uris.patchGet, properties: properties)
+    public static func textWanted(hash: UInt64?, offset: Int, window: Int, uris: URIDTable) -> [UInt8] {
+        AtomObjectWriter.bytes(otype: uris.patchGet) { $0.addTextWanted(hash: hash, offset: offset, window: window, uris: uris) }
     }
 }

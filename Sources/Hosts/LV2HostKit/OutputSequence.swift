@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 
 /// A plugin's output port buffer: before each `run()` the host offers
 /// `offered` bytes (by LV2's rule, the sequence's `atom.size` is set to the
@@ -56,19 +57,18 @@ public final class OutputSequence: @unchecked Sendable {
             throw Malformed(description: "the output sequence declares \(size) bytes; \(bytes - 8) were offered")
         }
         var events: [Event] = []
-        var offset = 16
-        let end = 8 + size
-        while offset < end {
-            guard end - offset >= 16 else { throw Malformed(description: "a truncated event header at byte \(offset)") }
-            let frames = buffer.load(fromByteOffset: offset, as: Int64.self)
-            let bodySize = Int(buffer.load(fromByteOffset: offset + 8, as: UInt32.self))
-            let bodyType = buffer.load(fromByteOffset: offset + 12, as: UInt32.self)
-            guard bodySize <= end - offset - 16 else {
-                throw Malformed(description: "an event body of \(bodySize) bytes runs past the sequence at byte \(offset)")
-            }
-            let body = Array(UnsafeRawBufferPointer(start: buffer + offset + 16, count: bodySize))
-            events.append(Event(frames: frames, type: bodyType, body: body))
-            offset += (16 + bodySize + 7) & ~7
+        // The events follow the atom header and the sequence body's header.
+        let headers = AtomLayout.atomHeaderBytes + AtomLayout.sequenceHeaderBytes
+        var reader = AtomSequenceReader(events: buffer + headers, byteCount: size - AtomLayout.sequenceHeaderBytes)
+        while let event = reader.next() {
+            events.append(Event(frames: event.frames, type: event.atom.type, body: Array(event.atom.bytes)))
+        }
+        switch reader.malformation {
+        case .truncatedHeader(let offset)?:
+            throw Malformed(description: "a truncated event header at byte \(headers + offset)")
+        case .bodyPastEnd(let offset, let bodySize)?:
+            throw Malformed(description: "an event body of \(bodySize) bytes runs past the sequence at byte \(headers + offset)")
+        case nil: break
         }
         return events
     }
@@ -82,24 +82,13 @@ public struct PatchSetMessage: Sendable {
     public var value: [UInt8]
 
     /// The message in an object event body, or nil when it is not a well-formed `patch:Set`.
-    public init?(_ event: OutputSequence.Event, uris: HostURIs) {
-        guard event.type == uris.atomObject || event.type == uris.atomBlank, event.body.count >= 8 else { return nil }
-        let body = event.body
-        func u32(_ at: Int) -> UInt32 {
-            body.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
-        }
-        guard u32(4) == uris.patchSet else { return nil }
+    public init?(_ event: OutputSequence.Event, uris: URIDTable) {
+        guard let object = ObjectMessage(event, uris: uris), object.otype == uris.patchSet else { return nil }
         var property: LV2_URID?
         var valueType: LV2_URID?
         var value: [UInt8] = []
-        var offset = 8
-        while body.count - offset >= 16 {
-            let key = u32(offset)
-            let size = Int(u32(offset + 8))
-            let type = u32(offset + 12)
-            guard size <= body.count - offset - 16 else { return nil }
-            let bytes = Array(body[(offset + 16)..<(offset + 16 + size)])
-            if key == uris.patchProperty, type == uris.atomURID, size >= 4 {
+        for (key, type, bytes) in object.properties {
+            if key == uris.patchProperty, type == uris.atomURID, bytes.count >= 4 {
                 property = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
             } else if key == uris.patchValue {
                 valueType = type
@@ -108,7 +97,6 @@ public struct PatchSetMessage: Sendable {
                     while value.last == 0 { value.removeLast() }
                 }
             }
-            offset += (16 + size + 7) & ~7
         }
         guard let property, let valueType else { return nil }
         self.property = property
@@ -120,7 +108,7 @@ public struct PatchSetMessage: Sendable {
     public var text: String { String(decoding: value, as: UTF8.self) }
 
     /// The value as an `atom:Long`, when it is one.
-    public func long(_ uris: HostURIs) -> Int64? {
+    public func long(_ uris: URIDTable) -> Int64? {
         guard valueType == uris.atomLong, value.count >= 8 else { return nil }
         return value.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
     }
@@ -134,19 +122,20 @@ public struct ObjectMessage: Sendable {
     public var properties: [(key: LV2_URID, type: LV2_URID, body: [UInt8])]
 
     /// The object in an event body, or nil when it is not a well-formed object.
-    public init?(_ event: OutputSequence.Event, uris: HostURIs) {
-        guard event.type == uris.atomObject || event.type == uris.atomBlank, event.body.count >= 8 else { return nil }
-        let body = event.body
-        func u32(_ at: Int) -> UInt32 { body.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) } }
-        otype = u32(4)
-        properties = []
-        var offset = 8
-        while body.count - offset >= 16 {
-            let size = Int(u32(offset + 8))
-            guard size <= body.count - offset - 16 else { return nil }
-            properties.append((u32(offset), u32(offset + 12), Array(body[(offset + 16)..<(offset + 16 + size)])))
-            offset += (16 + size + 7) & ~7
+    public init?(_ event: OutputSequence.Event, uris: URIDTable) {
+        guard event.type == uris.atomObject || event.type == uris.atomBlank, event.body.count >= AtomLayout.objectHeaderBytes else { return nil }
+        let found: (otype: LV2_URID, properties: [(key: LV2_URID, type: LV2_URID, body: [UInt8])])? = event.body.withUnsafeBytes { body in
+            let view = AtomView(type: event.type, size: body.count, body: body.baseAddress!)
+            guard var reader = AtomObjectReader(view, uris: uris) else { return nil }
+            var properties: [(key: LV2_URID, type: LV2_URID, body: [UInt8])] = []
+            while let (key, value) = reader.next() { properties.append((key, value.type, Array(value.bytes))) }
+            // A property that runs past the object makes it malformed; a few bytes too few for another are left.
+            if case .bodyPastEnd? = reader.malformation { return nil }
+            return (reader.objectType, properties)
         }
+        guard let found else { return nil }
+        otype = found.otype
+        properties = found.properties
     }
 
     /// The body of the first property with this key.
@@ -155,7 +144,7 @@ public struct ObjectMessage: Sendable {
     }
 
     /// An `atom:Int` or `atom:Long` property's value.
-    public func integer(_ key: LV2_URID, _ uris: HostURIs) -> Int64? {
+    public func integer(_ key: LV2_URID, _ uris: URIDTable) -> Int64? {
         guard let v = value(key) else { return nil }
         if v.type == uris.atomLong, v.body.count >= 8 { return v.body.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) } }
         if v.type == uris.atomInt, v.body.count >= 4 { return Int64(v.body.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }) }
@@ -163,7 +152,7 @@ public struct ObjectMessage: Sendable {
     }
 
     /// An `atom:URID` property's value.
-    public func urid(_ key: LV2_URID, _ uris: HostURIs) -> LV2_URID? {
+    public func urid(_ key: LV2_URID, _ uris: URIDTable) -> LV2_URID? {
         guard let v = value(key), v.type == uris.atomURID, v.body.count >= 4 else { return nil }
         return v.body.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
     }

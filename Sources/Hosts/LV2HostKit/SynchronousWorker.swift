@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 
 /// An LV2 worker run the way offline hosts run it: requests scheduled during
 /// `run()` are copied into a ring allocated once (`schedule_work` is called
@@ -39,7 +40,7 @@ public final class SynchronousWorker: @unchecked Sendable {
 
     /// `schedule_work`, on the audio thread: copies without allocating.
     private func enqueue(_ size: Int, _ data: UnsafeRawPointer?) -> LV2_Worker_Status {
-        let needed = (4 + size + 7) & ~7
+        let needed = AtomLayout.padded(4 + size)  // records keep the 8-byte alignment atoms have
         guard used + needed <= capacity, size == 0 || data != nil else {
             requestsRefused += 1
             return LV2_WORKER_ERR_NO_SPACE
@@ -63,7 +64,7 @@ public final class SynchronousWorker: @unchecked Sendable {
         while offset < used {
             let size = Int(ring.advanced(by: offset).load(as: UInt32.self))
             _ = interface.pointee.work?(handle, respond, Unmanaged.passUnretained(self).toOpaque(), UInt32(size), ring.advanced(by: offset + 4))
-            offset += (4 + size + 7) & ~7
+            offset += AtomLayout.padded(4 + size)
             requestsRun += 1
         }
         used = 0

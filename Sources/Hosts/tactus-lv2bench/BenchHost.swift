@@ -1,5 +1,6 @@
 import CLilv
 import CTestHost
+import LV2Atoms
 import LV2HostKit
 
 /// What the bench host shares between the plugins it runs, as a real host
@@ -8,12 +9,12 @@ import LV2HostKit
 /// each instance adds its own worker (`BenchedPlugin`).
 final class BenchHost {
     let map = URIDMap()
-    let uris: HostURIs
+    let uris: URIDTable
     let options: HostFeatures.Options
     private let log = UnsafeMutablePointer<LV2_Log_Log>.allocate(capacity: 1)
 
     init(sampleRate: Double, blockLength: Int, sequenceSize: Int) {
-        uris = HostURIs(map)
+        uris = URIDTable(map)
         log.initialize(to: LV2_Log_Log())
         tactus_host_log_init(log)
         let length = Int32(blockLength)

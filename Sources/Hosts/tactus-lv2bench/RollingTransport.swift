@@ -1,3 +1,4 @@
+import LV2Atoms
 import LV2HostKit
 import TactusOffline
 
@@ -45,7 +46,7 @@ struct RollingTransport {
     }
 
     /// The `time:Position` object body at `frame`.
-    func positionBody(atFrame frame: Int64, uris: HostURIs) -> [UInt8] {
+    func positionBody(atFrame frame: Int64, uris: URIDTable) -> [UInt8] {
         func long(_ key: PositionKey) -> AtomProperty {
             AtomProperty(key: uris.time(key.rawValue)!, type: uris.atomLong, body: AtomBody.long(Int64(value(of: key, atFrame: frame))))
         }

@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 import LV2HostKit
 import TactusEngine
 import TactusModel
@@ -14,7 +15,7 @@ import TactusEditorModel
 ///
 /// Its clock is the host's frames, so that a run is the same every time.
 final class EditorPeer {
-    let uris: HostURIs
+    let uris: URIDTable
     let second: Int64
     private let editorOpen: [UInt8]
     private let audition: [UInt8]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CRTCheckHooks
 import CLilv
+import LV2Atoms
 import LV2HostKit
 import CTestHost
 import Foundation
@@ -91,7 +92,7 @@ struct HostCommand: ParsableCommand {
                 let frames = Int64(input.offset)
                 switch input.input {
                 case .position(let p):
-                    host.control.append(frames: frames, type: p.asBlank ? blankType : objectType, body: positionBody(p, host: host))
+                    host.control.append(frames: frames, type: p.asBlank ? blankType : objectType, body: AtomBody.position(p, uris: host.uris))
                 case .midi(let bytes):
                     host.control.append(frames: frames, type: midiType, body: bytes)
                 case .pattern(let path):
@@ -164,21 +165,6 @@ struct HostCommand: ParsableCommand {
         }
     }
 
-    /// A `time:Position` body from a script's wire values: each key with the atom type the script gives it.
-    func positionBody(_ p: HostPosition, host: PluginHost) -> [UInt8] {
-        let u = host.uris
-        return AtomBody.object(otype: u.timePosition, properties: p.fields.map { field in
-            let key = u.time(field.key.rawValue)!
-            switch field.value {
-            case .int(let v): return AtomProperty(key: key, type: u.atomInt, body: AtomBody.int(v))
-            case .long(let v): return AtomProperty(key: key, type: u.atomLong, body: AtomBody.long(v))
-            case .float(let v): return AtomProperty(key: key, type: u.atomFloat, body: AtomBody.float(v))
-            case .double(let v): return AtomProperty(key: key, type: u.atomDouble, body: AtomBody.double(v))
-            case .string(let s): return AtomProperty(key: key, type: u.atomString, body: AtomBody.text(s))
-            }
-        })
-    }
-
     func resolve(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         return ((transport as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
@@ -233,30 +219,27 @@ final class NotifyLog {
     }
 
     private func describe(frame: Int64, type: LV2_URID, body: [UInt8]) -> String {
-        guard body.count >= 8 else { return "\(frame) \(short(type)) (\(body.count) bytes)" }
-        let otype = body.withUnsafeBytes { $0.load(fromByteOffset: 4, as: UInt32.self) }
-        var line = "\(frame) \(short(otype))"
-        var offset = 8
-        while offset + 16 <= body.count {
-            let (key, size, vtype) = body.withUnsafeBytes { b in
-                (b.load(fromByteOffset: offset, as: UInt32.self), Int(b.load(fromByteOffset: offset + 8, as: UInt32.self)),
-                 b.load(fromByteOffset: offset + 12, as: UInt32.self))
+        guard body.count >= AtomLayout.objectHeaderBytes else { return "\(frame) \(short(type)) (\(body.count) bytes)" }
+        return body.withUnsafeBytes { b in
+            // Any type: the log shows what the plugin wrote, object or not.
+            var object = AtomObjectReader(
+                properties: b.baseAddress! + AtomLayout.objectHeaderBytes, byteCount: b.count - AtomLayout.objectHeaderBytes,
+                objectType: b.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+            var line = "\(frame) \(short(object.objectType))"
+            while let (key, value) = object.next() {
+                let text: String
+                switch short(value.type) {
+                case "atom:URID": text = short(value.body.loadUnaligned(as: UInt32.self))
+                case "atom:Long": text = "\(value.body.loadUnaligned(as: Int64.self))"
+                case "atom:Int" where value.size >= 4: text = "\(value.body.loadUnaligned(as: Int32.self))"
+                case "atom:Double" where value.size >= 8: text = "\(value.body.loadUnaligned(as: Double.self))"
+                default:
+                    text = String(decoding: value.bytes.prefix { $0 != 0 }, as: UTF8.self)
+                        .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+                }
+                line += " \(short(key))=\(text)"
             }
-            guard offset + 16 + size <= body.count else { break }
-            let value = Array(body[(offset + 16)..<(offset + 16 + size)])
-            let text: String
-            switch short(vtype) {
-            case "atom:URID": text = short(value.withUnsafeBytes { $0.load(as: UInt32.self) })
-            case "atom:Long": text = "\(value.withUnsafeBytes { $0.load(as: Int64.self) })"
-            case "atom:Int" where size >= 4: text = "\(value.withUnsafeBytes { $0.load(as: Int32.self) })"
-            case "atom:Double" where size >= 8: text = "\(value.withUnsafeBytes { $0.load(as: Double.self) })"
-            default:
-                text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
-                    .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
-            }
-            line += " \(short(key))=\(text)"
-            offset += (16 + size + 7) & ~7
+            return line
         }
-        return line
     }
 }

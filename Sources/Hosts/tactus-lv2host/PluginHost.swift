@@ -1,5 +1,6 @@
 import CLilv
 import CLV2
+import LV2Atoms
 import LV2HostKit
 import CTestHost
 import Foundation
@@ -11,7 +12,7 @@ final class PluginHost {
     let plugin: OpaquePointer
     let instance: UnsafeMutablePointer<LilvInstance>
     let map: URIDMap
-    let uris: HostURIs
+    let uris: URIDTable
     let worker: SynchronousWorker?
     let control: ControlSequence
     let midiOut: OutputSequence
@@ -53,7 +54,7 @@ final class PluginHost {
         }
         plugin = p
         map = URIDMap()
-        uris = HostURIs(map)
+        uris = URIDTable(map)
         let worker = setup.withWorker ? SynchronousWorker(capacity: setup.workerRing) : nil
         self.worker = worker
         control = ControlSequence(capacity: setup.controlCapacity, sequenceType: uris.atomSequence)

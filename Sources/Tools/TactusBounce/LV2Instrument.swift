@@ -2,6 +2,7 @@ import CLV2
 import CLilv
 import CTestHost
 import Glibc
+import LV2Atoms
 import LV2HostKit
 
 /// Any LV2 instrument, hosted through lilv with the project's host kit
@@ -25,7 +26,7 @@ public final class LV2Instrument: BounceInstrument {
     private let world: OpaquePointer
     private let instance: UnsafeMutablePointer<LilvInstance>
     private let map = URIDMap()
-    private let uris: HostURIs
+    private let uris: URIDTable
     private let worker = SynchronousWorker(capacity: 1 << 20)
     private let workerInterface: UnsafePointer<LV2_Worker_Interface>?
     private let features: HostFeatures
@@ -135,7 +136,7 @@ public final class LV2Instrument: BounceInstrument {
             }
         }
 
-        uris = HostURIs(map)
+        uris = URIDTable(map)
         midiEventType = uris.midiEvent
         log.initialize(to: LV2_Log_Log())
         tactus_host_log_init(log)
@@ -247,8 +248,8 @@ public final class LV2Instrument: BounceInstrument {
     private final class PortValues {
         let symbols: [String: Int]
         let controls: UnsafeMutablePointer<Float>
-        let uris: HostURIs
-        init(symbols: [String: Int], controls: UnsafeMutablePointer<Float>, uris: HostURIs) {
+        let uris: URIDTable
+        init(symbols: [String: Int], controls: UnsafeMutablePointer<Float>, uris: URIDTable) {
             self.symbols = symbols
             self.controls = controls
             self.uris = uris

@@ -2,6 +2,7 @@ import CLV2
 import CLilv
 import CTestHost
 import Glibc
+import LV2Atoms
 import LV2HostKit
 import TactusOffline
 
@@ -46,7 +47,7 @@ public enum PluginChainSchedule {
             throw BounceError("--chain needs the Tactus plugin (\(tactusURI)): make install, or LV2_PATH=$PWD/.build/lv2 after make")
         }
         let map = URIDMap()
-        let uris = HostURIs(map)
+        let uris = URIDTable(map)
         let worker = SynchronousWorker(capacity: 1 << 20)
         let log = UnsafeMutablePointer<LV2_Log_Log>.allocate(capacity: 1)
         log.initialize(to: LV2_Log_Log())
@@ -107,7 +108,7 @@ public enum PluginChainSchedule {
                 let frames = Int64(input.offset)
                 switch input.input {
                 case .position(let p):
-                    control.append(frames: frames, type: p.asBlank ? uris.atomBlank : uris.atomObject, body: positionBody(p, uris: uris))
+                    control.append(frames: frames, type: p.asBlank ? uris.atomBlank : uris.atomObject, body: AtomBody.position(p, uris: uris))
                 case .midi(let bytes):
                     control.append(frames: frames, type: uris.midiEvent, body: bytes)
                 case .pattern(let path), .patternFile(let path), .editorEdit(let path):
@@ -130,19 +131,5 @@ public enum PluginChainSchedule {
         guard let cwd = getcwd(nil, 0) else { return "./" + path }
         defer { free(cwd) }
         return String(cString: cwd) + "/" + path
-    }
-
-    /// A `time:Position` body from the simulated host's wire values, each key with its atom type.
-    static func positionBody(_ p: HostPosition, uris u: HostURIs) -> [UInt8] {
-        AtomBody.object(otype: u.timePosition, properties: p.fields.compactMap { field in
-            guard let key = u.time(field.key.rawValue) else { return nil }
-            switch field.value {
-            case .int(let v): return AtomProperty(key: key, type: u.atomInt, body: AtomBody.int(v))
-            case .long(let v): return AtomProperty(key: key, type: u.atomLong, body: AtomBody.long(v))
-            case .float(let v): return AtomProperty(key: key, type: u.atomFloat, body: AtomBody.float(v))
-            case .double(let v): return AtomProperty(key: key, type: u.atomDouble, body: AtomBody.double(v))
-            case .string(let s): return AtomProperty(key: key, type: u.atomString, body: AtomBody.text(s))
-            }
-        })
     }
 }

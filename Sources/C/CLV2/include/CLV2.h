@@ -75,6 +75,7 @@ extern const char *const tactus_uri_atom_Long;
 extern const char *const tactus_uri_atom_Float;
 extern const char *const tactus_uri_atom_Double;
 extern const char *const tactus_uri_atom_Bool;
+extern const char *const tactus_uri_atom_eventTransfer;
 extern const char *const tactus_uri_midi_MidiEvent;
 extern const char *const tactus_uri_time_Position;
 extern const char *const tactus_uri_time_frame;

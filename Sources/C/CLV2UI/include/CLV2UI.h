@@ -19,7 +19,6 @@
 
 extern const char *const tactus_uri_ui_parent;
 extern const char *const tactus_uri_ui_resize;
-extern const char *const tactus_uri_atom_eventTransfer;
 extern const char *const tactus_uri_options_options;
 extern const char *const tactus_uri_ui_scaleFactor;
 

@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 import TactusEngine
 import TactusModel
 
@@ -47,8 +48,7 @@ public func instantiate(
     if case .loaded(let snapshot) = PatternLoading.fromText(defaultText) { first = snapshot }
     let audio = UnsafeMutablePointer<AudioSide>.allocate(capacity: 1)
     audio.initialize(to: AudioSide(
-        sequencer: Sequencer(sampleRate: sampleRate, eventCapacity: PluginLimits.midiEvents, pattern: first),
-        positions: PositionDecoder(ids: PositionURIDs(uris.pointee))))
+        sequencer: Sequencer(sampleRate: sampleRate, eventCapacity: PluginLimits.midiEvents, pattern: first)))
     audio.pointee.sequencer.readPortMutes(from: audio.pointee.mutePorts.controls)
     let control = UnsafeMutablePointer<ControlSide>.allocate(capacity: 1)
     control.initialize(to: ControlSide(mutex: tactus_mutex_new(), latestText: defaultText, latestSource: nil, latestHash: TextHash.of(defaultText)))

@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 import TactusEngine
 import TactusModel
 
@@ -29,9 +30,9 @@ struct AudioSide: ~Copyable {
     var installedSequence: Int32 = 0
     /// The number of the worker's pattern waiting to be installed, 0 for none.
     var preparedSequence: Int32 = 0
-    /// Reads `time:Position` objects, quickly when one repeats the last one's
-    /// layout (last: what every block reads stays on the lines it was on).
-    var positions: PositionDecoder
+    /// The layout of the last position read in full (`RepeatedPosition.swift`);
+    /// last, so that what every block reads stays on the cache lines it was on.
+    var positionLayout = RepeatedPositionLayout()
 }
 
 /// What the non-realtime side owns: the text that `save()` stores, which is

@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 import TactusEngine
 import TactusModel
 
@@ -6,8 +7,8 @@ extension Plugin {
     /// `run()`: the eg-metro pattern. The sequencer installs a pattern the
     /// worker or a restore prepared (block start, §5); walk the control input
     /// in time order, letting it render up to each event and then apply it
-    /// (the two inputs of nearly every block are read without the walk);
-    /// write the block's MIDI; send what the notify port owes. Inlined into
+    /// (the two inputs of nearly every block are read by the fast path,
+    /// `RepeatedPosition.swift`); write the block's MIDI; send what the notify port owes. Inlined into
     /// the exported `tactus_run`, so that a block costs one call.
     @_noLocks @inline(__always)
     func run(frameCount: Int) {
@@ -27,8 +28,8 @@ extension Plugin {
         }
 
         // Nearly every block's input is nothing at all, or (from a host that reports
-        // every block, such as Carla) its position laid out as before.
-        if !readCommonControlInput(frameCount: frameCount) { readControlInput(frameCount: frameCount) }
+        // every block, such as Carla) its position laid out as before: the fast path.
+        if !readRepeatedPosition(frameCount: frameCount) { readControlInput(frameCount: frameCount) }
         a.pointee.sequencer.endBlock()
 
         for e in a.pointee.sequencer.events {
@@ -74,9 +75,9 @@ extension Plugin {
                             data2: event.atom.body.load(fromByteOffset: 2, as: UInt8.self), atOffset: offset)
                     }
                 }
-            } else if var object = AtomObjectReader(event.atom, uris: u) {
+            } else if var object = AtomObjectReader(event.atom, uris: u.pointee) {
                 if object.objectType == u.pointee.timePosition {
-                    a.pointee.sequencer.apply(decodePosition(&object), atOffset: offset)
+                    a.pointee.sequencer.apply(PositionReading.update(&object, uris: u), atOffset: offset)
                 } else if object.objectType == u.pointee.patchSet {
                     patchSet(&object, atOffset: offset)
                 } else if object.objectType == u.pointee.patchGet {
@@ -94,48 +95,6 @@ extension Plugin {
         }
     }
 
-    /// The two control inputs of nearly every block, read exactly as
-    /// `readControlInput` would read them, without the walk: no event at all,
-    /// and the one event of a host that reports its position every block
-    /// (Carla, MusE), a `time:Position` laid out as the last one
-    /// (`PositionDecoder`) that the engine finds a certain repeat. False,
-    /// having done nothing, for any other input.
-    @_transparent @_noLocks
-    func readCommonControlInput(frameCount: Int) -> Bool {
-        let a = audio
-        let u = uris
-        // AtomSequenceReader's arithmetic: events lie before `end`; an event header is 16 bytes.
-        guard let sequence = a.pointee.controlPort, sequence.pointee.atom.type == u.pointee.atomSequence else { return true }
-        let end = Int(sequence.pointee.atom.size) &- MemoryLayout<LV2_Atom_Sequence_Body>.size
-        guard end >= 16 else { return true }  // no event
-        let event = UnsafeRawPointer(sequence) + MemoryLayout<LV2_Atom_Sequence>.size
-        let size = Int(event.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-        // It lies inside the sequence, and what follows it is too short to be another event.
-        guard size <= end &- 16, end &- ((16 &+ size &+ 7) & ~7) < 16 else { return false }
-        // AtomObjectReader's test, then the object's type.
-        let type = event.loadUnaligned(fromByteOffset: 12, as: UInt32.self)
-        guard type == u.pointee.atomObject || type == u.pointee.atomBlank, size >= 8,
-            event.loadUnaligned(fromByteOffset: 20, as: UInt32.self) == u.pointee.timePosition,
-            let update = a.pointee.positions.decodeIfKeptLayout(event + 24, count: size &- 8)
-        else { return false }
-        let frames = event.loadUnaligned(as: Int64.self)
-        let offset = frames < 0 ? 0 : (frames > Int64(frameCount) ? frameCount : Int(frames))
-        // Anything but a certain repeat (changing nothing when refused) goes through the
-        // walk, which reads the event again: the update never leaves the registers here.
-        return a.pointee.sequencer.applyIfCertainRepeat(update, atOffset: offset)
-    }
-
-    /// A `time:Position` as the core reads it: every key as a number; a key of
-    /// another type, or too short for its type, makes the whole update ignored (§6).
-    ///
-    /// Hosts such as Carla send one every block, so this is on the hot path:
-    /// the decoder recognises an object laid out as the last one and reads
-    /// only its varying values (`PositionDecoder`).
-    @_noLocks @inline(__always)
-    func decodePosition(_ object: inout AtomObjectReader) -> PositionUpdate {
-        audio.pointee.positions.decode(&object)
-    }
-
     /// `patch:Set` of a pattern or a pattern file: handed to the worker (never parsed here).
     @_noLocks
     func patchSet(_ object: inout AtomObjectReader, atOffset offset: Int) {
@@ -144,9 +103,9 @@ extension Plugin {
         var value: AtomView? = nil
         var sequence: Int32 = 0
         while let (key, v) = object.next() {
-            if key == u.patchProperty { property = v.urid(uris) }
+            if key == u.patchProperty { property = v.urid(u) }
             else if key == u.patchValue { value = v }
-            else if key == u.patchSequenceNumber, v.type == u.atomInt, v.size >= 4 { sequence = v.body.loadUnaligned(as: Int32.self) }
+            else if key == u.patchSequenceNumber, let n = v.int(u) { sequence = n }
         }
         guard let property else { return }
         if property == u.pattern || property == u.patternChange {
@@ -164,8 +123,8 @@ extension Plugin {
             // §7.6: lane mutes act at the message's frame (no worker: nothing to parse).
             // An atom:Long (or atom:Int) whose bit i mutes lane i.
             var bits: UInt64? = nil
-            if let value, value.type == u.atomLong, value.size >= 8 { bits = UInt64(bitPattern: value.body.loadUnaligned(as: Int64.self)) }
-            if let value, value.type == u.atomInt, value.size >= 4 { bits = UInt64(UInt32(bitPattern: value.body.loadUnaligned(as: Int32.self))) }
+            if let n = value?.long(u) { bits = UInt64(bitPattern: n) }
+            if let n = value?.int(u) { bits = UInt64(UInt32(bitPattern: n)) }
             guard let bits else {
                 reportError("lane mutes rejected: urn:tactus:laneMutes takes an atom:Long (bit i mutes lane i)")
                 return
@@ -192,11 +151,11 @@ extension Plugin {
         var hash: UInt64? = nil
         var value: AtomView? = nil
         while let (key, v) = object.next() {
-            if key == u.patchProperty { property = v.urid(uris) }
-            else if key == u.patchSequenceNumber, v.type == u.atomInt, v.size >= 4 { sequence = v.body.loadUnaligned(as: Int32.self) }
-            else if key == u.textOffset, v.type == u.atomLong, v.size >= 8 { offset = v.body.loadUnaligned(as: Int64.self) }
-            else if key == u.textLength, v.type == u.atomLong, v.size >= 8 { length = v.body.loadUnaligned(as: Int64.self) }
-            else if key == u.textHash, v.type == u.atomLong, v.size >= 8 { hash = UInt64(bitPattern: v.body.loadUnaligned(as: Int64.self)) }
+            if key == u.patchProperty { property = v.urid(u) }
+            else if key == u.patchSequenceNumber, let n = v.int(u) { sequence = n }
+            else if key == u.textOffset, let n = v.long(u) { offset = n }
+            else if key == u.textLength, let n = v.long(u) { length = n }
+            else if key == u.textHash, let n = v.long(u) { hash = UInt64(bitPattern: n) }
             else if key == u.patchValue, v.type == u.atomChunk || v.type == u.atomString { value = v }
         }
         guard let property, property == u.pattern || property == u.patternChange, let hash, let value,
@@ -215,8 +174,7 @@ extension Plugin {
         let u = uris.pointee
         var key: Int32 = -1, velocity: Int32 = 100, channel: Int32 = 0
         while let (k, v) = object.next() {
-            guard v.type == u.atomInt, v.size >= 4 else { continue }
-            let n = v.body.loadUnaligned(as: Int32.self)
+            guard let n = v.int(u) else { continue }
             if k == u.midiNoteNumber { key = n }
             else if k == u.midiVelocity { velocity = n }
             else if k == u.midiChannel { channel = n }
@@ -235,10 +193,10 @@ extension Plugin {
         var offset: Int64 = 0
         var window: Int64 = 0
         while let (key, v) = object.next() {
-            if key == u.patchProperty { property = v.urid(uris) }
-            else if key == u.textHash, v.type == u.atomLong, v.size >= 8 { hash = UInt64(bitPattern: v.body.loadUnaligned(as: Int64.self)) }
-            else if key == u.textOffset, v.type == u.atomLong, v.size >= 8 { offset = v.body.loadUnaligned(as: Int64.self) }
-            else if key == u.textWindow, v.type == u.atomLong, v.size >= 8 { window = v.body.loadUnaligned(as: Int64.self) }
+            if key == u.patchProperty { property = v.urid(u) }
+            else if key == u.textHash, let n = v.long(u) { hash = UInt64(bitPattern: n) }
+            else if key == u.textOffset, let n = v.long(u) { offset = n }
+            else if key == u.textWindow, let n = v.long(u) { window = n }
         }
         let a = audio
         if property == u.pattern, window > 0 {
@@ -260,28 +218,35 @@ extension Plugin {
         let a = audio
         let u = uris
         if owed.contains(.error) {
-            _ = out.appendPatchSet(frames: 0, uris: u, property: u.pointee.error, valueType: u.pointee.atomString, bytes: a.pointee.sequencer.lastError.bytes)
+            _ = out.appendPatchSet(
+                property: u.pointee.error, sequenceNumber: nil, valueType: u.pointee.atomString,
+                text: a.pointee.sequencer.lastError.bytes, uris: u.pointee)
         }
-        if owed.contains(.stateChanged) {
-            _ = out.appendObject(frames: 0, uris: u, objectType: u.pointee.stateChanged)
+        if owed.contains(.stateChanged), let object = out.beginObject(otype: u.pointee.stateChanged) {
+            _ = out.endObject(object, frames: 0, objectType: u.pointee.atomObject)
         }
         if let pattern = a.pointee.sequencer.renderer.pattern {
             if owed.contains(.pattern) { announce(pattern, to: &out) }
             if owed.contains(.patternFile), let source = pattern.source {
-                _ = out.appendPatchSet(frames: 0, uris: u, property: u.pointee.patternFile, valueType: u.pointee.atomPath, bytes: UnsafeRawBufferPointer(source))
+                _ = out.appendPatchSet(
+                    property: u.pointee.patternFile, sequenceNumber: nil, valueType: u.pointee.atomPath,
+                    text: UnsafeRawBufferPointer(source), uris: u.pointee)
             }
         }
         if owed.contains(.droppedNoteOns) {
             let drops = a.pointee.sequencer.renderer.statistics.droppedNoteOns
-            if out.appendPatchSet(frames: 0, uris: u, property: u.pointee.droppedNoteOns, long: drops) {
-                a.pointee.sequencer.droppedNoteOnsReported(drops)
+            if var object = out.beginObject(otype: u.pointee.patchSet) {
+                object.addPatchSet(property: u.pointee.droppedNoteOns, long: drops, uris: u.pointee)
+                if out.endObject(object, frames: 0, objectType: u.pointee.atomObject) { a.pointee.sequencer.droppedNoteOnsReported(drops) }
             }
         }
-        if owed.contains(.playhead) {
-            _ = out.appendPlayhead(frames: 0, uris: u, a.pointee.sequencer.playhead)
+        if owed.contains(.playhead), var object = out.beginObject(otype: u.pointee.playhead) {
+            let p = a.pointee.sequencer.playhead
+            object.addPlayhead(beat: p.beat, beatsPerMinute: p.beatsPerMinute, speed: p.speed, beatsPerBar: p.beatsPerBar, uris: u.pointee)
+            _ = out.endObject(object, frames: 0, objectType: u.pointee.atomObject)
         }
         if owed.contains(.receipt), !out.appendReceipt(
-            frames: 0, uris: u, sequenceNumber: a.pointee.inbox.receiptSequence, offset: a.pointee.inbox.receiptOffset), out.isConnected
+            sequenceNumber: a.pointee.inbox.receiptSequence, offset: a.pointee.inbox.receiptOffset, uris: u.pointee), out.isConnected
         {
             a.pointee.sequencer.owe(.receipt)  // no room: the next block
         }

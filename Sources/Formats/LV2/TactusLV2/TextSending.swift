@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 import TactusEngine
 import TactusModel
 
@@ -61,8 +62,8 @@ extension Plugin {
         let text = UnsafeRawBufferPointer(pattern.text)
         if text.count <= TextSending.wholeTextBytes,
             out.appendPatchSet(
-                frames: 0, uris: u, property: u.pointee.pattern, valueType: u.pointee.atomString, bytes: text,
-                sequenceNumber: a.pointee.installedSequence)
+                property: u.pointee.pattern, sequenceNumber: a.pointee.installedSequence != 0 ? a.pointee.installedSequence : nil,
+                valueType: u.pointee.atomString, text: text, uris: u.pointee)
         {
             a.pointee.textOut = TextSending()
             return
@@ -88,8 +89,8 @@ extension Plugin {
             let text = UnsafeRawBufferPointer(pattern.text)
             let piece = UnsafeRawBufferPointer(rebasing: text[next..<(next + count)])
             if out.appendTextPiece(
-                frames: 0, uris: u, sequenceNumber: a.pointee.installedSequence, offset: next, length: text.count,
-                hash: pattern.textHash, bytes: piece)
+                sequenceNumber: a.pointee.installedSequence, offset: next, length: text.count, hash: pattern.textHash, bytes: piece,
+                uris: u.pointee)
             {
                 a.pointee.textOut.next = next + count
             }

@@ -1,4 +1,5 @@
 import CLV2
+import LV2Atoms
 import TactusEngine
 import TactusModel
 

@@ -1,5 +1,6 @@
 import CLV2
 import CLV2UI
+import LV2Atoms
 import TactusEngine
 import TactusModel
 import TactusEditorModel
@@ -64,7 +65,7 @@ public func instantiate(
     XFlush(display)
     let editor = EditorWindow(
         display: display, window: window, surface: surface, width: width, height: height, scale: scale,
-        link: PluginLink(uris: EditorURIDs(map), write: write, controller: controller))
+        link: PluginLink(uris: URIDTable(map), write: write, controller: controller))
     if let resize, let request = resize.pointee.ui_resize { _ = request(resize.pointee.handle, width, height) }
     widget.pointee = tactus_ui_widget_from_window(window)
     editor.start()

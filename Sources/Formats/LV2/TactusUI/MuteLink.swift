@@ -1,5 +1,6 @@
 import CLV2
 import CLV2UI
+import LV2Atoms
 import TactusEngine
 import TactusModel
 import TactusEditorModel
@@ -33,12 +34,11 @@ enum MuteLink {
         let uris = link.uris
         let past = Int64(bitPattern: bits & ~((1 << UInt64(TACTUS_PORT_MUTE_COUNT)) - 1))
         // [] a patch:Set ; patch:property tactus:laneMutes ; patch:value (an atom:Long).
-        var words: [UInt32] = [0, uris.atomObject, 0, uris.patchSet]
-        words += [uris.patchProperty, 0, 4, uris.atomURID, uris.laneMutes, 0]
-        words += [uris.patchValue, 0, 8, uris.atomLong, UInt32(truncatingIfNeeded: past), UInt32(truncatingIfNeeded: past >> 32)]
-        words[0] = UInt32((words.count - 2) * 4)
-        words.withUnsafeBytes { raw in
-            link.write(link.controller, TACTUS_PORT_CONTROL, UInt32(raw.count), uris.eventTransfer, raw.baseAddress)
+        let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.patchSet) {
+            $0.addPatchSet(property: uris.laneMutes, long: past, uris: uris)
+        }
+        atom.withUnsafeBytes { raw in
+            link.write(link.controller, TACTUS_PORT_CONTROL, UInt32(raw.count), uris.atomEventTransfer, raw.baseAddress)
         }
     }
 }

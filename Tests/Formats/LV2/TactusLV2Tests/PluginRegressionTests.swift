@@ -1,4 +1,5 @@
 import Foundation
+import LV2Atoms
 import Testing
 import TactusEngine
 import TactusInProcessHost
@@ -151,7 +152,7 @@ struct DroppedCount: Equatable {
 
     init(value: Int64) { self.value = value }
 
-    init?(_ event: OutputSequence.Event, uris: HostURIs) {
+    init?(_ event: OutputSequence.Event, uris: URIDTable) {
         guard let message = PatchSetMessage(event, uris: uris), message.property == uris.droppedNoteOns,
             message.valueType == uris.atomLong, message.value.count >= 8
         else { return nil }

@@ -1,45 +1,32 @@
 import CLV2
 import Foundation
+import LV2Atoms
 import Testing
 import TactusEngine
 import TactusInProcessHost
 import TactusModel
 import TactusOffline
 
-/// The plugin's position decoder reads an object laid out as the last one by
-/// comparing bytes and reading the varying values again (`PositionDecoder`):
-/// it must give exactly what the full walk over every key gives, whatever
-/// the bytes. Here both run on what hosts send (the positions recorded from
-/// Ardour, Carla, jalv and Qtractor, and the simulated host's every shape:
+/// The plugin's fast path reads a position laid out as the last one by
+/// comparing bytes and reading the varying values again
+/// (`RepeatedPositionLayout`): it must give exactly what the plain path
+/// (`PositionReading`, one walk over every key) gives, whatever the bytes.
+/// Here both run on what hosts send (the positions recorded from Ardour,
+/// Carla, jalv and Qtractor, and the simulated host's every shape:
 /// Ardour's tick-rounded barBeat, Carla's atom:Blank with beat-in-bar, MusE's
 /// floored beats, Qtractor's whole beats, tempo changes, locates, loops), and
 /// on the same objects with values, types, sizes and single bytes changed.
-@Suite("The position decoder's quick path agrees with the full walk")
-struct PositionDecoderTests {
+@Suite("The repeated position's fast path agrees with the plain path")
+struct RepeatedPositionTests {
     static let map = URIDMap()
-    static let uris = HostURIs(map)
+    static let uris = URIDTable(map)
 
-    static func probe() -> PositionDecoderProbe {
-        let u = uris
-        return PositionDecoderProbe(
-            keys: [u.timeFrame, u.timeSpeed, u.timeBar, u.timeBarBeat, u.timeBeat, u.timeBeatsPerBar, u.timeBeatsPerMinute, u.timeBeatUnit],
-            types: [u.atomFloat, u.atomDouble, u.atomLong, u.atomInt])
-    }
+    static func probe() -> RepeatedPositionProbe { RepeatedPositionProbe(uris: uris) }
 
     /// The properties of a `time:Position` object as a host lays them out (`lv2_atom_forge`'s padding).
     static func properties(_ p: HostPosition) -> [UInt8] {
-        let u = uris
-        let body = AtomBody.object(otype: u.timePosition, properties: p.fields.map { field in
-            let key = u.time(field.key.rawValue)!
-            switch field.value {
-            case .int(let v): return AtomProperty(key: key, type: u.atomInt, body: AtomBody.int(v))
-            case .long(let v): return AtomProperty(key: key, type: u.atomLong, body: AtomBody.long(v))
-            case .float(let v): return AtomProperty(key: key, type: u.atomFloat, body: AtomBody.float(v))
-            case .double(let v): return AtomProperty(key: key, type: u.atomDouble, body: AtomBody.double(v))
-            case .string(let s): return AtomProperty(key: key, type: u.atomString, body: AtomBody.text(s))
-            }
-        })
-        return Array(body.dropFirst(8))  // id and otype: the decoder reads the properties
+        let body = AtomBody.position(p, uris: uris)
+        return Array(body.dropFirst(AtomLayout.objectHeaderBytes))  // id and otype: the decoders read the properties
     }
 
     /// Every key as its bit pattern (NaN compares equal to itself here), and the invalid-key flag.
@@ -50,7 +37,7 @@ struct PositionDecoderTests {
 
     /// Decodes `objects` in order with one decoder; records any disagreement. Returns how many took the quick path.
     static func check(_ objects: [[UInt8]], _ what: String) -> Int {
-        var probe = PositionDecoderTests.probe()
+        var probe = RepeatedPositionTests.probe()
         var quick = 0
         for (i, object) in objects.enumerated() {
             let r = probe.decode(object)
@@ -104,10 +91,10 @@ struct PositionDecoderTests {
             guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
             let script = try TransportScript(parsing: text)
             let objects = script.actions.compactMap { action -> [UInt8]? in
-                if case .position(let p) = action.action { return PositionDecoderTests.properties(p) }
+                if case .position(let p) = action.action { return RepeatedPositionTests.properties(p) }
                 return nil
             }
-            quick += PositionDecoderTests.check(objects, name)
+            quick += RepeatedPositionTests.check(objects, name)
             total += objects.count
         }
         #expect(total > 8000)
@@ -152,11 +139,11 @@ struct PositionDecoderTests {
                             // Carla sends the beat within the bar as time:beat too (a Double).
                             p.fields.insert((.beat, .double(Double(inBar))), at: i + 1)
                         }
-                        objects.append(PositionDecoderTests.properties(p))
+                        objects.append(RepeatedPositionTests.properties(p))
                     }
                     start += Int64(size)
                 }
-                quick += PositionDecoderTests.check(objects, "\(shape), seed \(seed)")
+                quick += RepeatedPositionTests.check(objects, "\(shape), seed \(seed)")
                 total += objects.count
             }
         }
@@ -166,7 +153,7 @@ struct PositionDecoderTests {
     @Test("host-shaped objects with a value, a type, a size, a key or any byte changed, in random order")
     func mutatedObjects() {
         var rng = SplitMix64(seed: 16_16)
-        let u = PositionDecoderTests.uris
+        let u = RepeatedPositionTests.uris
         var quick = 0, total = 0
         for round in 0..<300 {
             // A layout: some of the keys, in some order, some twice, with an unknown key now and then.
@@ -175,7 +162,7 @@ struct PositionDecoderTests {
                 fields.append((key, key.usualValue(Double(rng.next() % 1000) / 8)))
             }
             if rng.next() % 5 == 0, let first = fields.first { fields.append((first.key, .double(1.5))) }
-            var base = PositionDecoderTests.properties(HostPosition(fields: fields))
+            var base = RepeatedPositionTests.properties(HostPosition(fields: fields))
             if rng.next() % 6 == 0 {
                 base += AtomBody.object(otype: 0, properties: [AtomProperty(key: 4242, type: u.atomLong, body: AtomBody.long(7))]).dropFirst(8)
             }
@@ -188,11 +175,11 @@ struct PositionDecoderTests {
                     switch field.value { case .float, .int: width = 4; default: break }
                     for k in 0..<width where rng.next() % 2 == 0 { o[24 * i + 16 + k] = UInt8(truncatingIfNeeded: rng.next()) }
                 }
-                if rng.next() % 3 == 0 { o = PositionDecoderTests.mutate(o, &rng) }
+                if rng.next() % 3 == 0 { o = RepeatedPositionTests.mutate(o, &rng) }
                 objects.append(o)
                 if rng.next() % 10 == 0 { base = o }  // the host changed something for good
             }
-            quick += PositionDecoderTests.check(objects, "round \(round)")
+            quick += RepeatedPositionTests.check(objects, "round \(round)")
             total += objects.count
         }
         #expect(quick > total / 4)

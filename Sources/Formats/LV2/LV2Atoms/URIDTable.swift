@@ -1,24 +1,32 @@
 import CLV2
-import TactusEngine
-import TactusModel
 
-/// Every URI the plugin speaks, mapped once at instantiate.
+/// Every URI the project maps, mapped once: the atom, MIDI, time, patch,
+/// state and log vocabulary, and Tactus's own parameters and messages
+/// (docs/plugin.md, "Messages"). The plugin maps it at instantiate, the
+/// editor when it opens, each host with its own map; the URI strings are
+/// CLV2's.
 ///
-/// Read-only after `instantiate`, so any thread may read it.
-struct URIDTable {
-    let atomBlank, atomObject, atomSequence, atomChunk, atomString, atomPath, atomURID: LV2_URID
-    let atomInt, atomLong, atomFloat, atomDouble, atomBool: LV2_URID
-    let midiEvent: LV2_URID
-    let timePosition, timeFrame, timeSpeed, timeBar, timeBarBeat, timeBeat: LV2_URID
-    let timeBeatsPerBar, timeBeatsPerMinute, timeBeatUnit: LV2_URID
-    let patchSet, patchGet, patchProperty, patchValue, patchSubject, patchSequenceNumber: LV2_URID
-    let editorOpen, editorClosed, playhead, audition, midiNoteNumber, midiVelocity, midiChannel: LV2_URID
-    let stateChanged: LV2_URID
-    let pattern, patternFile, error, droppedNoteOns, laneMutes: LV2_URID
-    let patternChange, textPiece, textReceipt, textHash, textOffset, textLength, textWindow: LV2_URID
-    let logError, logWarning, logNote: LV2_URID
+/// Read-only after `init`, so any thread may read it; `init` calls the
+/// host's map (not realtime).
+public struct URIDTable: Sendable {
+    public let atomBlank, atomObject, atomSequence, atomChunk, atomString, atomPath, atomURID: LV2_URID
+    public let atomInt, atomLong, atomFloat, atomDouble, atomBool, atomEventTransfer: LV2_URID
+    public let midiEvent: LV2_URID
+    public let timePosition, timeFrame, timeSpeed, timeBar, timeBarBeat, timeBeat: LV2_URID
+    public let timeBeatsPerBar, timeBeatsPerMinute, timeBeatUnit: LV2_URID
+    public let patchSet, patchGet, patchProperty, patchValue, patchSubject, patchSequenceNumber: LV2_URID
+    public let midiNoteNumber, midiVelocity, midiChannel: LV2_URID
+    public let stateChanged: LV2_URID
+    public let logError, logWarning, logNote: LV2_URID
+    /// Tactus's parameters.
+    public let pattern, patternFile, error, droppedNoteOns, laneMutes: LV2_URID
+    /// Between the plugin and its editor: the lease, the playhead, an auditioned note.
+    public let editorOpen, editorClosed, playhead, audition: LV2_URID
+    /// The pattern text between the plugin and its editor, in pieces.
+    public let patternChange, textPiece, textReceipt, textHash, textOffset, textLength, textWindow: LV2_URID
 
-    init(_ map: UnsafePointer<LV2_URID_Map>) {
+    /// Maps every URI with the host's `urid:map`.
+    public init(_ map: UnsafePointer<LV2_URID_Map>) {
         func m(_ uri: UnsafePointer<CChar>) -> LV2_URID { map.pointee.map(map.pointee.handle, uri) }
         atomBlank = m(tactus_uri_atom_Blank)
         atomObject = m(tactus_uri_atom_Object)
@@ -32,6 +40,7 @@ struct URIDTable {
         atomFloat = m(tactus_uri_atom_Float)
         atomDouble = m(tactus_uri_atom_Double)
         atomBool = m(tactus_uri_atom_Bool)
+        atomEventTransfer = m(tactus_uri_atom_eventTransfer)
         midiEvent = m(tactus_uri_midi_MidiEvent)
         timePosition = m(tactus_uri_time_Position)
         timeFrame = m(tactus_uri_time_frame)
@@ -48,19 +57,22 @@ struct URIDTable {
         patchValue = m(tactus_uri_patch_value)
         patchSubject = m(tactus_uri_patch_subject)
         patchSequenceNumber = m(tactus_uri_patch_sequenceNumber)
-        editorOpen = m(tactus_uri_editorOpen)
-        editorClosed = m(tactus_uri_editorClosed)
-        playhead = m(tactus_uri_playhead)
-        audition = m(tactus_uri_audition)
         midiNoteNumber = m(tactus_uri_midi_noteNumber)
         midiVelocity = m(tactus_uri_midi_velocity)
         midiChannel = m(tactus_uri_midi_channel)
         stateChanged = m(tactus_uri_state_StateChanged)
+        logError = m(tactus_uri_log_Error)
+        logWarning = m(tactus_uri_log_Warning)
+        logNote = m(tactus_uri_log_Note)
         pattern = m(tactus_uri_pattern)
         patternFile = m(tactus_uri_patternFile)
         error = m(tactus_uri_error)
         droppedNoteOns = m(tactus_uri_droppedNoteOns)
         laneMutes = m(tactus_uri_laneMutes)
+        editorOpen = m(tactus_uri_editorOpen)
+        editorClosed = m(tactus_uri_editorClosed)
+        playhead = m(tactus_uri_playhead)
+        audition = m(tactus_uri_audition)
         patternChange = m(tactus_uri_patternChange)
         textPiece = m(tactus_uri_textPiece)
         textReceipt = m(tactus_uri_textReceipt)
@@ -68,8 +80,5 @@ struct URIDTable {
         textOffset = m(tactus_uri_textOffset)
         textLength = m(tactus_uri_textLength)
         textWindow = m(tactus_uri_textWindow)
-        logError = m(tactus_uri_log_Error)
-        logWarning = m(tactus_uri_log_Warning)
-        logNote = m(tactus_uri_log_Note)
     }
 }
