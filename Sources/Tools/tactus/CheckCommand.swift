@@ -8,7 +8,8 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate pattern files; print what is wrong, with the line and column.",
         discussion: """
             Prints 'FILE: ok, N notes, loop length L beats' on standard output for a \
-            good file, and 'FILE:LINE:COLUMN: error: REASON' on standard error for a \
+            good file (version 2: 'N notes in K lanes, common cycle C beats'; version 3: \
+            'N notes in K lanes of P patterns[, song of E entries]'), and 'FILE:LINE:COLUMN: error: REASON' on standard error for a \
             bad one, as compilers print them (editors jump to the place): LINE counts from 1, COLUMN is the byte of the wrong field in \
             that line, from 1 (a problem that is on no one field, such as a missing \
             'length', has no COLUMN: 'FILE:LINE: error: REASON'). A .mid file is checked \
@@ -28,8 +29,13 @@ struct CheckCommand: ParsableCommand {
         var failed = false
         for path in patterns {
             switch PatternFile.load(path) {
-            case .success(let (pattern, _)):
-                if pattern.version == 2 {
+            case .success(let (pattern, bytes)):
+                if let arrangement = try? PatternParser.arrangement(bytes: bytes), arrangement.version == 3 {
+                    // Pattern format, "Error messages (version 3)": the patterns, their lanes, the song.
+                    var line = "\(displayPath(path)): ok, \(counted(arrangement.noteCount, "note")) in \(counted(arrangement.laneCount, "lane")) of \(counted(arrangement.patterns.count, "pattern"))"
+                    if let song = arrangement.song { line += ", song of \(counted(song.entries.count, "entry", plural: "entries"))" }
+                    print(line)
+                } else if pattern.version == 2 {
                     // Pattern format, "Error messages (version 2)": the lanes and their common cycle.
                     print("\(displayPath(path)): ok, \(counted(pattern.notes.count, "note")) in \(counted(pattern.laneList.count, "lane")), common cycle \(PatternWriter.beatText(pattern.length)) \(pattern.length == BeatRational(1) ? "beat" : "beats")")
                 } else {

@@ -77,8 +77,8 @@ struct PatternFormat2ParserTests {
     @Test("every version-2 error of the table, with its line and exact text")
     func errorTable() {
         let cases: [(String, Int, String)] = [
-            ("tactus-pattern 3\nlength 4\n", 1, "unsupported pattern format version '3' (this reader knows versions 1 and 2)"),
-            ("length 4\n", 1, "the first statement must be 'tactus-pattern 1' or 'tactus-pattern 2'"),
+            ("tactus-pattern 4\nlength 4\n", 1, "unsupported pattern format version '4' (this reader knows versions 1, 2 and 3)"),
+            ("length 4\n", 1, "the first statement must be 'tactus-pattern 1', 'tactus-pattern 2' or 'tactus-pattern 3'"),
             ("tactus-pattern 2\nlength 4\n", 2, "'length' belongs to version 1 (in version 2 each 'lane' has its own length)"),
             ("tactus-pattern 2\nnote 0 1 60 100\n", 2, "a note in version 2 must follow a 'lane' line"),
             ("tactus-pattern 2\nseed 1\n", 3, "the pattern has no 'lane' statement"),
@@ -335,7 +335,7 @@ struct PatternErrorColumnTests {
         #expect(column("tactus-pattern 2\nlane a length 4\nnote 0 1 60 100 prob=0\n") == 17)  // prob=0
         #expect(column("tactus-pattern 2\nlane a length 4;  bogus 1\n") == 19)  // a statement after ';'
         #expect(column("tactus-pattern 1\nlength 4\nnote 0 1 G#9 100\n") == 10)
-        #expect(column("\u{FEFF}tactus-pattern 3\n") == 16)  // a byte-order mark is not counted
+        #expect(column("\u{FEFF}tactus-pattern 4\n") == 16)  // a byte-order mark is not counted
         #expect(column("tactus-pattern 1\nnote 0 1 60 100\n") == 0)  // no length: found at the end
         #expect(column("tactus-pattern 2\nlane a length 7\nlane b length 1000000/999999\n") == 0)
     }

@@ -66,7 +66,7 @@ struct PatternParserReasonTests {
     }
 
     @Test func headerWithAnotherVersionIsUnsupportedVersion() {
-        expectRejected("tactus-pattern 3\nlength 4\n", line: 1, .unsupportedVersion("3"))
+        expectRejected("tactus-pattern 4\nlength 4\n", line: 1, .unsupportedVersion("4"))
         expectRejected("\ntactus-pattern 1.0\nlength 4\n", line: 2, .unsupportedVersion("1.0"))
     }
 
@@ -296,6 +296,14 @@ struct PatternParserReasonTests {
                 .probabilityOutOfRange, .needsVersion2, .startNotBeforeLaneLength, .tooManyLanes, .cycleTooLong,
                 .tooManyCycleNotes, .swingTooFine:
                 "version 2"
+            // Version 3: pinned by PatternFormat3Tests and by docs/pattern-format.md's table (scripts/readme-check).
+            case .needsVersion3, .unknownStatementVersion3, .mustPrecedePatterns, .mustPrecedeSong, .duplicateStatement,
+                .unknownSwitchOption, .duplicateSwitchOption, .badSwitchGrid, .badSwitchChoice, .badTrigger, .duplicateTrigger,
+                .badPatternName, .duplicatePattern, .unknownPatternOption, .duplicatePatternOption, .patternWithoutLane,
+                .laneOutsidePattern, .noteBeforeLane, .badSongEnd, .playBeforeSong, .songWithoutEntry, .unknownPlayPattern,
+                .tooManyPatterns, .tooManyLanesInPattern, .tooManySongEntries, .inPattern, .tooManyTotalCycleNotes, .songTooLong,
+                .songDenominatorTooLarge:
+                "version 3"
             }
         }
         // One small trigger per reason (the detailed tests above pin the lines).
@@ -487,7 +495,7 @@ struct PatternParserFormatTests {
         let dup = try #require(rejection("tactus-pattern 1\nlength 4\nlength 2\n"))
         #expect(dup.message == "line 3: length is given twice (first on line 2)")
         let header = try #require(rejection("length 4\n"))
-        #expect(header.message == "line 1: the first statement must be 'tactus-pattern 1' or 'tactus-pattern 2'")
+        #expect(header.message == "line 1: the first statement must be 'tactus-pattern 1', 'tactus-pattern 2' or 'tactus-pattern 3'")
         // A pattern built in code has no line: just the reason.
         #expect(PatternError(line: 0, reason: .lengthNotPositive).message == "length must be greater than 0")
     }

@@ -66,6 +66,17 @@ public enum LaneCycle {
         return (BeatRational(numerator: Int64(num), denominator: Int64(den))!, -1)
     }
 
+    /// The notes one common cycle of a valid `pattern` holds (each written
+    /// note times the passes its lane makes in the cycle). O(lanes + notes).
+    public static func cycleNoteCount(_ pattern: Pattern) -> Int {
+        let lanes = pattern.lanes
+        guard let cycle = commonCycle(lanes.map { $0.length }).cycle else { return 0 }
+        let passes = lanes.map { lane in
+            Int((Int128(cycle.numerator) * Int128(lane.length.denominator)) / (Int128(cycle.denominator) * Int128(lane.length.numerator)))
+        }
+        return pattern.notes.reduce(0) { $0 + passes[$1.lane] }
+    }
+
     /// The first limit the pattern's lanes break, or nil.
     public static func check(_ pattern: Pattern) -> Problem? {
         var problem: Problem?

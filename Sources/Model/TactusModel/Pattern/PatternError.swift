@@ -106,13 +106,79 @@ public struct PatternError: Error, Sendable {
         case tooManyCycleNotes(cycle: String)
         /// A note's (swung) start or end in the common cycle needs parts of 2^62 or more.
         case swingTooFine
+        // Version 3 (pattern format, "Version 3").
+        /// A statement of version 3 (`pattern`, `switch`, `trigger`, `song`, `play`) in a version-1 or -2 text.
+        case needsVersion3(String)
+        /// A statement of a version-3 text that is none of its statements.
+        case unknownStatementVersion3(String)
+        /// `seed`, `switch` or `trigger` after the first `pattern`.
+        case mustPrecedePatterns(String)
+        /// A pattern, lane, note or global statement after `song`.
+        case mustPrecedeSong(String)
+        /// A second `switch` or `song` (`seed` keeps `duplicateSeed`).
+        case duplicateStatement(String, firstLine: Int)
+        /// A word after `switch` that is none of its options.
+        case unknownSwitchOption(String)
+        /// A switch option given twice.
+        case duplicateSwitchOption(String)
+        /// `switch at X` with X not a grid.
+        case badSwitchGrid(String)
+        /// `switch phase X` or `switch notes X` with X not one of its two words.
+        case badSwitchChoice(option: String, choices: String, found: String)
+        /// `trigger X` with X not program, note or cc (or a missing or extra field).
+        case badTrigger(String)
+        /// A trigger kind given twice.
+        case duplicateTrigger(String, firstLine: Int)
+        /// A pattern name that is not 1-32 of `A-Z a-z 0-9 - _`.
+        case badPatternName(String)
+        /// A second pattern of the same name.
+        case duplicatePattern(name: String, firstLine: Int)
+        /// A word after `pattern NAME` that is none of its options.
+        case unknownPatternOption(String)
+        /// A pattern option given twice.
+        case duplicatePatternOption(String)
+        /// A pattern without a lane.
+        case patternWithoutLane(String)
+        /// A lane before the first `pattern` of a text with patterns.
+        case laneOutsidePattern
+        /// A version-3 note before any lane.
+        case noteBeforeLane
+        /// `song X` with X not loop, stop or hold.
+        case badSongEnd(String)
+        /// `play` before `song`.
+        case playBeforeSong
+        /// A song without `play` lines.
+        case songWithoutEntry
+        /// `play NAME` naming no pattern.
+        case unknownPlayPattern(String)
+        /// More than 512 patterns.
+        case tooManyPatterns
+        /// More than 64 lanes in one pattern of a text with patterns.
+        case tooManyLanesInPattern(String)
+        /// More than 65,536 song entries.
+        case tooManySongEntries
+        /// A version-2 cycle limit broken by one pattern of a text with patterns.
+        case inPattern(name: String, problem: PatternCycleProblem)
+        /// More than 4,194,304 notes over the cycles of all patterns.
+        case tooManyTotalCycleNotes
+        /// A song of more than 2^32 beats.
+        case songTooLong
+        /// A song whose length needs a denominator of 2^31 or more.
+        case songDenominatorTooLarge
+    }
+
+    /// The cycle limits of version 2, as one pattern of a version-3 text breaks them.
+    public enum PatternCycleProblem: Sendable {
+        case cycleTooLong(lane: String, length: String)
+        case tooManyCycleNotes(cycle: String)
+        case swingTooFine
     }
 
     /// The reason as a sentence, without the line number.
     public var reasonText: String {
         switch reason {
-        case .missingHeader: return "the first statement must be 'tactus-pattern 1' or 'tactus-pattern 2'"
-        case .unsupportedVersion(let v): return "unsupported pattern format version '\(v)' (this reader knows versions 1 and 2)"
+        case .missingHeader: return "the first statement must be 'tactus-pattern 1', 'tactus-pattern 2' or 'tactus-pattern 3'"
+        case .unsupportedVersion(let v): return "unsupported pattern format version '\(v)' (this reader knows versions 1, 2 and 3)"
         case .duplicateHeader: return "'tactus-pattern' may appear only once, as the first statement"
         case .unknownStatement(let word): return "unknown statement '\(word)' (expected 'length' or 'note')"
         case .wrongFieldCount(let statement, let expected, let found):
@@ -150,11 +216,59 @@ public struct PatternError: Error, Sendable {
         case .needsVersion2(let word): return "'\(word)' needs 'tactus-pattern 2'"
         case .startNotBeforeLaneLength: return "note start must be less than the lane length"
         case .tooManyLanes: return "the pattern has more than 64 lanes"
-        case .cycleTooLong(let lane, let length):
-            return "the lanes realign only after more than 1000000 beats (lane '\(lane)' of length \(length) does not fit the others)"
-        case .tooManyCycleNotes(let cycle): return "the lanes hold more than 1048576 notes over their common cycle of \(cycle) beats"
-        case .swingTooFine: return "this note's swung position in the lanes' common cycle needs a numerator or denominator of 2^62 or more"
+        case .cycleTooLong(let lane, let length): return PatternError.cycleTooLongText(lane: lane, length: length)
+        case .tooManyCycleNotes(let cycle): return PatternError.tooManyCycleNotesText(cycle: cycle)
+        case .swingTooFine: return PatternError.swingTooFineText
+        case .needsVersion3(let word): return "'\(word)' needs 'tactus-pattern 3'"
+        case .unknownStatementVersion3(let word):
+            return "unknown statement '\(word)' (expected 'seed', 'switch', 'trigger', 'pattern', 'lane', 'note', 'song' or 'play')"
+        case .mustPrecedePatterns(let word): return "'\(word)' must come before the first 'pattern'"
+        case .mustPrecedeSong(let word): return "'\(word)' must come before 'song'"
+        case .duplicateStatement(let word, let first): return "\(word) is given twice (first on line \(first))"
+        case .unknownSwitchOption(let word): return "unknown switch option '\(word)' (expected 'at', 'phase', 'notes' or 'grace')"
+        case .duplicateSwitchOption(let word): return "switch option '\(word)' is given twice"
+        case .badSwitchGrid(let found): return "'at' takes now, beat, bar, bars N or end, found '\(found)'"
+        case .badSwitchChoice(let option, let choices, let found): return "'\(option)' takes \(choices), found '\(found)'"
+        case .badTrigger(let found): return "'trigger' takes program, note KEY or cc N, then [in C], found '\(found)'"
+        case .duplicateTrigger(let kind, let first): return "trigger '\(kind)' is given twice (first on line \(first))"
+        case .badPatternName(let name): return "pattern name '\(name)' must be 1-32 letters, digits, '-' or '_'"
+        case .duplicatePattern(let name, let first): return "pattern '\(name)' is defined twice (first on line \(first))"
+        case .unknownPatternOption(let word): return "unknown pattern option '\(word)' (expected 'program' or 'channel')"
+        case .duplicatePatternOption(let word): return "pattern option '\(word)' is given twice"
+        case .patternWithoutLane(let name): return "pattern '\(name)' has no lane"
+        case .laneOutsidePattern: return "a lane in a text with patterns must follow a 'pattern' line"
+        case .noteBeforeLane: return "a note must follow a 'lane' line"
+        case .badSongEnd(let found): return "'song' takes loop, stop or hold, found '\(found)'"
+        case .playBeforeSong: return "'play' must follow 'song'"
+        case .songWithoutEntry: return "the song has no 'play' entry"
+        case .unknownPlayPattern(let name): return "'play' names no pattern '\(name)'"
+        case .tooManyPatterns: return "the text has more than 512 patterns"
+        case .tooManyLanesInPattern(let name): return "pattern '\(name)' has more than 64 lanes"
+        case .tooManySongEntries: return "the song has more than 65536 entries"
+        case .inPattern(let name, let problem):
+            let text: String
+            switch problem {
+            case .cycleTooLong(let lane, let length): text = PatternError.cycleTooLongText(lane: lane, length: length)
+            case .tooManyCycleNotes(let cycle): text = PatternError.tooManyCycleNotesText(cycle: cycle)
+            case .swingTooFine: text = PatternError.swingTooFineText
+            }
+            return "pattern '\(name)': \(text)"
+        case .tooManyTotalCycleNotes: return "the patterns hold more than 4194304 notes over their cycles"
+        case .songTooLong: return "the song is longer than 4294967296 beats"
+        case .songDenominatorTooLarge: return "the song's length needs a denominator of 2^31 or more"
         }
+    }
+
+    static func cycleTooLongText(lane: String, length: String) -> String {
+        "the lanes realign only after more than 1000000 beats (lane '\(lane)' of length \(length) does not fit the others)"
+    }
+
+    static func tooManyCycleNotesText(cycle: String) -> String {
+        "the lanes hold more than 1048576 notes over their common cycle of \(cycle) beats"
+    }
+
+    static var swingTooFineText: String {
+        "this note's swung position in the lanes' common cycle needs a numerator or denominator of 2^62 or more"
     }
 
     /// `line N: reason`, or just the reason when there is no line.
@@ -171,4 +285,5 @@ extension PatternError: Equatable {
     public static func == (a: PatternError, b: PatternError) -> Bool { a.line == b.line && a.reason == b.reason }
 }
 extension PatternError.Reason: Equatable {}
+extension PatternError.PatternCycleProblem: Equatable {}
 #endif

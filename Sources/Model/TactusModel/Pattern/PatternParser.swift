@@ -1,5 +1,5 @@
 import TactusEngine
-/// Reads the pattern text format, versions 1 and 2 (`docs/pattern-format.md`):
+/// Reads the pattern text format, versions 1, 2 and 3 (`docs/pattern-format.md`):
 /// statements end at a line feed or a `;`; a key is a number or a note name.
 ///
 /// Strict: anything the format does not allow rejects the whole text with the
@@ -7,18 +7,44 @@ import TactusEngine
 /// mark at the start and CR LF line ends. Runs off the audio thread (it
 /// allocates the notes array); O(n) in the text length.
 public enum PatternParser {
-    /// Parses `text`.
+    /// Parses `text`; a text of several patterns (version 3) gives its first.
     public static func parse(_ text: String) throws(PatternError) -> Pattern {
         try parse(bytes: Array(text.utf8))
     }
 
-    /// Parses UTF-8 `bytes`.
+    /// Parses UTF-8 `bytes`; a text of several patterns (version 3) gives its first.
     public static func parse(bytes: [UInt8]) throws(PatternError) -> Pattern {
         try bytes.withUnsafeBufferPointer { (b) throws(PatternError) -> Pattern in try parse(bytes: b) }
     }
 
-    /// Parses UTF-8 `bytes`.
+    /// Parses UTF-8 `bytes`; a text of several patterns (version 3) gives its first.
     public static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(PatternError) -> Pattern {
+        try arrangement(bytes: bytes).patterns[0].pattern
+    }
+
+    /// Parses `text` whole: every pattern, the switch, the triggers, the song.
+    public static func arrangement(_ text: String) throws(PatternError) -> Arrangement {
+        try arrangement(bytes: Array(text.utf8))
+    }
+
+    /// Parses UTF-8 `bytes` whole.
+    public static func arrangement(bytes: [UInt8]) throws(PatternError) -> Arrangement {
+        try bytes.withUnsafeBufferPointer { (b) throws(PatternError) -> Arrangement in try arrangement(bytes: b) }
+    }
+
+    /// One pattern of a version-3 text while it is read.
+    struct PatternDraft {
+        var name: [UInt8]
+        var line: Int
+        var program: PatternProgram?
+        var lanes: [PatternLane] = []
+        var laneLines: [Int] = []
+        var notes: [PatternNote] = []
+        var noteLines: [Int] = []
+    }
+
+    /// Parses UTF-8 `bytes` whole.
+    public static func arrangement(bytes: UnsafeBufferPointer<UInt8>) throws(PatternError) -> Arrangement {
         if let badLine = UTF8Check.firstInvalidLine(bytes) {
             throw PatternError(line: badLine, reason: .invalidUTF8)
         }
@@ -26,13 +52,28 @@ public enum PatternParser {
         var version = 0
         var length: BeatRational?
         var lengthLine = 0
-        var notes: [PatternNote] = []
-        var noteLines: [Int] = []
-        var lanes: [PatternLane] = []
-        var laneLines: [Int] = []
+        // The pattern being read (version 1's notes, version 2's lanes, version 3's current pattern).
+        var current = PatternDraft(name: NamedPattern.mainName, line: 0)
+        var finished: [PatternDraft] = []
+        var totalNotes = 0
         var seed: UInt32 = 0
         var seedLine = 0
+        // Version 3.
+        var hasPatternLines = false
+        var switchRule = SwitchRule()
+        var switchLine = 0
+        var triggers = PatternTriggers()
+        var triggerLines = (program: 0, note: 0, cc: 0)
+        var songEnd: Song.End?
+        var songLine = 0
+        var entries: [Song.Entry] = []
         var fields = FieldList()
+
+        /// Ends the current pattern of a text with `pattern` lines at `line`.
+        func finishPattern(at line: SourceLine) throws(PatternError) {
+            guard !current.lanes.isEmpty else { throw PatternError(line: line, reason: .patternWithoutLane(QuotedText.quoted(current.name))) }
+            finished.append(current)
+        }
 
         while reader.nextStatement(into: &fields) {
             let line = reader.sourceLine(firstField: fields.field(0))
@@ -45,6 +86,8 @@ public enum PatternParser {
                     version = 1
                 } else if fields.field(1, is: "2") {
                     version = 2
+                } else if fields.field(1, is: "3") {
+                    version = 3
                 } else {
                     throw PatternError(line: line, field: fields.field(1), reason: .unsupportedVersion(fields.quoted(1)))
                 }
@@ -52,6 +95,16 @@ public enum PatternParser {
             }
             // Statement words are compared as bytes: the format is ASCII, and
             // String comparison would pull Unicode tables into the plugin.
+            let isVersion3Statement =
+                fields.field(0, is: "pattern") || fields.field(0, is: "switch") || fields.field(0, is: "trigger")
+                || fields.field(0, is: "song") || fields.field(0, is: "play")
+            if isVersion3Statement && version < 3 {
+                throw PatternError(line: line, reason: .needsVersion3(fields.quoted(0)))
+            }
+            // After `song`, only `play`.
+            if songLine > 0, !fields.field(0, is: "play"), !fields.field(0, is: "song"), !fields.field(0, is: "tactus-pattern") {
+                throw PatternError(line: line, reason: .mustPrecedeSong(fields.quoted(0)))
+            }
             if fields.field(0, is: "tactus-pattern") {
                 throw PatternError(line: line, reason: .duplicateHeader)
             } else if fields.field(0, is: "length") {
@@ -68,7 +121,7 @@ public enum PatternParser {
                 var count = fields.count
                 var probability = BeatRational(1)
                 if count > 1, fields.field(count - 1, hasPrefix: "prob=") {
-                    guard version == 2 else { throw PatternError(line: line, field: fields.field(count - 1), reason: .needsVersion2("prob=")) }
+                    guard version >= 2 else { throw PatternError(line: line, field: fields.field(count - 1), reason: .needsVersion2("prob=")) }
                     probability = try beatValue(fields.field(count - 1, droppingPrefix: 5), name: "probability", line: line)
                     guard probability > .zero, probability <= BeatRational(1) else {
                         throw PatternError(line: line, field: fields.field(count - 1), reason: .probabilityOutOfRange)
@@ -76,30 +129,34 @@ public enum PatternParser {
                     count -= 1
                 }
                 guard count == 5 || count == 6 else {
-                    let expected = version == 2 ? "START DURATION KEY VELOCITY [CHANNEL] [prob=P]" : "START DURATION KEY VELOCITY [CHANNEL]"
+                    let expected = version >= 2 ? "START DURATION KEY VELOCITY [CHANNEL] [prob=P]" : "START DURATION KEY VELOCITY [CHANNEL]"
                     throw PatternError(line: line, reason: .wrongFieldCount(statement: "note", expected: expected, found: fields.count - 1))
                 }
-                if version == 2 && lanes.isEmpty { throw PatternError(line: line, reason: .noteOutsideLane) }
-                guard notes.count < Pattern.maximumNoteCount else { throw PatternError(line: line, reason: .tooManyNotes) }
+                if version >= 2 && current.lanes.isEmpty {
+                    throw PatternError(line: line, reason: version == 3 ? .noteBeforeLane : .noteOutsideLane)
+                }
+                guard totalNotes < Pattern.maximumNoteCount else { throw PatternError(line: line, reason: .tooManyNotes) }
                 let start = try beatValue(fields.field(1), name: "start", line: line)
                 let duration = try beatValue(fields.field(2), name: "duration", line: line)
                 guard duration > .zero else { throw PatternError(line: line, field: fields.field(2), reason: .durationNotPositive) }
                 let key = try key(fields.field(3), name: "key", line: line)
                 let velocity = try integer(fields.field(4), name: "velocity", range: 1...127, rangeText: "1-127", line: line)
-                var channel = Int64(lanes.last?.channel ?? 1)
+                var channel = Int64(current.lanes.last?.channel ?? 1)
                 if count == 6 {
                     channel = try integer(fields.field(5), name: "channel", range: 1...16, rangeText: "1-16", line: line)
                 }
-                if let lane = lanes.last, start >= lane.length {
+                if let lane = current.lanes.last, start >= lane.length {
                     throw PatternError(line: line, field: fields.field(1), reason: .startNotBeforeLaneLength)
                 }
-                notes.append(
+                current.notes.append(
                     PatternNote(
                         start: start, duration: duration, key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel),
-                        probability: probability, lane: max(lanes.count - 1, 0)))
-                noteLines.append(line.number)
+                        probability: probability, lane: max(current.lanes.count - 1, 0)))
+                current.noteLines.append(line.number)
+                totalNotes += 1
             } else if fields.field(0, is: "seed") {
-                guard version == 2 else { throw PatternError(line: line, reason: .needsVersion2("seed")) }
+                guard version >= 2 else { throw PatternError(line: line, reason: .needsVersion2("seed")) }
+                if hasPatternLines { throw PatternError(line: line, reason: .mustPrecedePatterns("seed")) }
                 guard fields.count == 2 else {
                     throw PatternError(line: line, reason: .wrongFieldCount(statement: "seed", expected: "1 field (an integer 0-4294967295)", found: fields.count - 1))
                 }
@@ -107,36 +164,275 @@ public enum PatternParser {
                 seed = UInt32(try integer(fields.field(1), name: "seed", range: 0...4_294_967_295, rangeText: "0-4294967295", line: line))
                 seedLine = line.number
             } else if fields.field(0, is: "lane") {
-                guard version == 2 else { throw PatternError(line: line, reason: .needsVersion2("lane")) }
+                guard version >= 2 else { throw PatternError(line: line, reason: .needsVersion2("lane")) }
                 let lane = try laneStatement(fields, line: line)
-                guard lanes.count < Pattern.maximumLaneCount else { throw PatternError(line: line, reason: .tooManyLanes) }
-                if let first = lanes.firstIndex(where: { $0.name == lane.name }) {
-                    throw PatternError(line: line, reason: .duplicateLane(name: QuotedText.quoted(lane.name), firstLine: laneLines[first]))
+                guard current.lanes.count < Pattern.maximumLaneCount else {
+                    throw PatternError(line: line, reason: hasPatternLines ? .tooManyLanesInPattern(QuotedText.quoted(current.name)) : .tooManyLanes)
                 }
-                lanes.append(lane)
-                laneLines.append(line.number)
+                if let first = current.lanes.firstIndex(where: { $0.name == lane.name }) {
+                    throw PatternError(line: line, reason: .duplicateLane(name: QuotedText.quoted(lane.name), firstLine: current.laneLines[first]))
+                }
+                current.lanes.append(lane)
+                current.laneLines.append(line.number)
+            } else if fields.field(0, is: "switch") {
+                if hasPatternLines { throw PatternError(line: line, reason: .mustPrecedePatterns("switch")) }
+                if switchLine > 0 { throw PatternError(line: line, reason: .duplicateStatement("switch", firstLine: switchLine)) }
+                switchRule = try switchStatement(fields, line: line)
+                switchLine = line.number
+            } else if fields.field(0, is: "trigger") {
+                if hasPatternLines { throw PatternError(line: line, reason: .mustPrecedePatterns("trigger")) }
+                try triggerStatement(fields, line: line, into: &triggers, lines: &triggerLines)
+            } else if fields.field(0, is: "pattern") {
+                if !hasPatternLines, let stray = current.laneLines.first {
+                    throw PatternError(line: stray, reason: .laneOutsidePattern)
+                }
+                if !hasPatternLines, let stray = current.noteLines.first {
+                    throw PatternError(line: stray, reason: .noteBeforeLane)
+                }
+                if hasPatternLines { try finishPattern(at: line) }
+                guard finished.count < Arrangement.maximumPatternCount else { throw PatternError(line: line, reason: .tooManyPatterns) }
+                let (name, program) = try patternStatement(fields, line: line)
+                if let first = finished.first(where: { $0.name == name }) {
+                    throw PatternError(line: line, reason: .duplicatePattern(name: QuotedText.quoted(name), firstLine: first.line))
+                }
+                hasPatternLines = true
+                current = PatternDraft(name: name, line: line.number, program: program)
+            } else if fields.field(0, is: "song") {
+                if songLine > 0 { throw PatternError(line: line, reason: .duplicateStatement("song", firstLine: songLine)) }
+                guard fields.count == 2 else {
+                    throw PatternError(line: line, reason: .badSongEnd(fields.count > 2 ? fields.quoted(2) : ""))
+                }
+                if fields.field(1, is: "loop") { songEnd = .loop }
+                else if fields.field(1, is: "stop") { songEnd = .stop }
+                else if fields.field(1, is: "hold") { songEnd = .hold }
+                else { throw PatternError(line: line, field: fields.field(1), reason: .badSongEnd(fields.quoted(1))) }
+                if hasPatternLines { try finishPattern(at: line) } else if current.lanes.isEmpty {
+                    throw PatternError(line: line, reason: .missingLane)
+                }
+                songLine = line.number
+            } else if fields.field(0, is: "play") {
+                guard songLine > 0 else { throw PatternError(line: line, reason: .playBeforeSong) }
+                guard fields.count == 2 || fields.count == 3 else {
+                    throw PatternError(line: line, reason: .wrongFieldCount(statement: "play", expected: "NAME [PASSES]", found: fields.count - 1))
+                }
+                guard entries.count < Song.maximumEntryCount else { throw PatternError(line: line, reason: .tooManySongEntries) }
+                let name = Array(fields.field(1))
+                let drafts = hasPatternLines ? finished : [current]
+                guard let index = drafts.firstIndex(where: { $0.name == name }) else {
+                    throw PatternError(line: line, field: fields.field(1), reason: .unknownPlayPattern(QuotedText.quoted(name)))
+                }
+                var passes: Int64 = 1
+                if fields.count == 3 {
+                    passes = try integer(fields.field(2), name: "passes", range: 1...Int64(Song.maximumPasses), rangeText: "1-9999", line: line)
+                }
+                entries.append(Song.Entry(pattern: index, passes: Int(passes)))
             } else {
-                throw PatternError(line: line, reason: version == 2 ? .unknownStatementVersion2(fields.quoted(0)) : .unknownStatement(fields.quoted(0)))
+                let reason: PatternError.Reason =
+                    version == 3 ? .unknownStatementVersion3(fields.quoted(0))
+                    : version == 2 ? .unknownStatementVersion2(fields.quoted(0)) : .unknownStatement(fields.quoted(0))
+                throw PatternError(line: line, reason: reason)
             }
         }
         guard version > 0 else { throw PatternError(line: max(reader.lineNumber, 1), reason: .missingHeader) }
-        if version == 2 {
-            guard !lanes.isEmpty else { throw PatternError(line: reader.lineNumber + 1, reason: .missingLane) }
-            let (cycle, _) = LaneCycle.commonCycle(lanes.map { $0.length })
-            let pattern = Pattern(lanes: lanes, notes: notes, seed: seed, commonCycle: cycle ?? BeatRational(1))
+        let endLine = reader.lineNumber + 1
+        if version == 1 {
+            guard let length else { throw PatternError(line: endLine, reason: .missingLength) }
+            for i in current.notes.indices where current.notes[i].start >= length {
+                throw PatternError(line: current.noteLines[i], reason: .startNotBeforeLength)
+            }
+            return Arrangement(single: Pattern(length: length, notes: current.notes))
+        }
+        if songLine == 0 {
+            if hasPatternLines {
+                guard !current.lanes.isEmpty else { throw PatternError(line: endLine, reason: .patternWithoutLane(QuotedText.quoted(current.name))) }
+                finished.append(current)
+            }
+        } else if entries.isEmpty {
+            throw PatternError(line: endLine, reason: .songWithoutEntry)
+        }
+        if !hasPatternLines {
+            guard !current.lanes.isEmpty else { throw PatternError(line: endLine, reason: .missingLane) }
+            finished = [current]
+        }
+        var patterns: [NamedPattern] = []
+        patterns.reserveCapacity(finished.count)
+        var cycleNotes = 0
+        for draft in finished {
+            let (cycle, _) = LaneCycle.commonCycle(draft.lanes.map { $0.length })
+            let pattern = Pattern(lanes: draft.lanes, notes: draft.notes, seed: seed, commonCycle: cycle ?? BeatRational(1))
             if let problem = LaneCycle.check(pattern) {
                 let problemLine =
-                    problem.laneIndex >= 0 ? laneLines[problem.laneIndex]
-                    : problem.noteIndex >= 0 ? noteLines[problem.noteIndex] : reader.lineNumber + 1
-                throw PatternError(line: problemLine, reason: problem.reason)
+                    problem.laneIndex >= 0 ? draft.laneLines[problem.laneIndex]
+                    : problem.noteIndex >= 0 ? draft.noteLines[problem.noteIndex] : (hasPatternLines ? draft.line : endLine)
+                throw PatternError(line: problemLine, reason: hasPatternLines ? inPattern(draft.name, problem.reason) : problem.reason)
             }
-            return pattern
+            cycleNotes += LaneCycle.cycleNoteCount(pattern)
+            if cycleNotes > Arrangement.maximumTotalCycleNoteCount { throw PatternError(line: draft.line, reason: .tooManyTotalCycleNotes) }
+            patterns.append(NamedPattern(name: draft.name, pattern: pattern, program: draft.program))
         }
-        guard let length else { throw PatternError(line: reader.lineNumber + 1, reason: .missingLength) }
-        for i in notes.indices where notes[i].start >= length {
-            throw PatternError(line: noteLines[i], reason: .startNotBeforeLength)
+        var song: Song?
+        if songLine > 0 {
+            switch Song.length(of: entries, cycles: patterns.map { $0.pattern.length }) {
+            case .beats: break
+            case .tooLong: throw PatternError(line: songLine, reason: .songTooLong)
+            case .denominatorTooLarge: throw PatternError(line: songLine, reason: .songDenominatorTooLarge)
+            }
+            song = Song(end: songEnd ?? .loop, entries: entries)
         }
-        return Pattern(length: length, notes: notes)
+        return Arrangement(
+            version: version, patterns: patterns, hasPatternLines: hasPatternLines, switchRule: switchRule, triggers: triggers, song: song)
+    }
+
+    /// A version-2 cycle problem of one named pattern.
+    static func inPattern(_ name: [UInt8], _ reason: PatternError.Reason) -> PatternError.Reason {
+        let quoted = QuotedText.quoted(name)
+        switch reason {
+        case .cycleTooLong(let lane, let length): return .inPattern(name: quoted, problem: .cycleTooLong(lane: lane, length: length))
+        case .tooManyCycleNotes(let cycle): return .inPattern(name: quoted, problem: .tooManyCycleNotes(cycle: cycle))
+        case .swingTooFine: return .inPattern(name: quoted, problem: .swingTooFine)
+        default: return reason
+        }
+    }
+
+    /// `switch [at WHEN] [phase restart|keep] [notes cut|ring] [grace G]`.
+    static func switchStatement(_ fields: FieldList, line: SourceLine) throws(PatternError) -> SwitchRule {
+        var rule = SwitchRule()
+        var seen = (at: false, phase: false, notes: false, grace: false)
+        var i = 1
+        func value(_ option: String, _ choices: String) throws(PatternError) -> UnsafeBufferPointer<UInt8> {
+            guard i + 1 < fields.count else {
+                throw PatternError(line: line, field: fields.field(i), reason: .badSwitchChoice(option: option, choices: choices, found: ""))
+            }
+            return fields.field(i + 1)
+        }
+        while i < fields.count {
+            if fields.field(i, is: "at") {
+                if seen.at { throw PatternError(line: line, field: fields.field(i), reason: .duplicateSwitchOption("at")) }
+                seen.at = true
+                guard i + 1 < fields.count else { throw PatternError(line: line, field: fields.field(i), reason: .badSwitchGrid("")) }
+                if fields.field(i + 1, is: "now") { rule.at = .now }
+                else if fields.field(i + 1, is: "beat") { rule.at = .beat }
+                else if fields.field(i + 1, is: "bar") { rule.at = .bar }
+                else if fields.field(i + 1, is: "end") { rule.at = .end }
+                else if fields.field(i + 1, is: "bars") {
+                    guard i + 2 < fields.count else { throw PatternError(line: line, field: fields.field(i + 1), reason: .badSwitchGrid("bars")) }
+                    rule.at = .bars(Int(try integer(fields.field(i + 2), name: "bars", range: 1...64, rangeText: "1-64", line: line)))
+                    i += 1
+                } else {
+                    throw PatternError(line: line, field: fields.field(i + 1), reason: .badSwitchGrid(fields.quoted(i + 1)))
+                }
+                i += 2
+            } else if fields.field(i, is: "phase") {
+                if seen.phase { throw PatternError(line: line, field: fields.field(i), reason: .duplicateSwitchOption("phase")) }
+                seen.phase = true
+                let word = try value("phase", "restart or keep")
+                if fields.field(i + 1, is: "restart") { rule.keepsPhase = false }
+                else if fields.field(i + 1, is: "keep") { rule.keepsPhase = true }
+                else { throw PatternError(line: line, field: word, reason: .badSwitchChoice(option: "phase", choices: "restart or keep", found: fields.quoted(i + 1))) }
+                i += 2
+            } else if fields.field(i, is: "notes") {
+                if seen.notes { throw PatternError(line: line, field: fields.field(i), reason: .duplicateSwitchOption("notes")) }
+                seen.notes = true
+                let word = try value("notes", "cut or ring")
+                if fields.field(i + 1, is: "cut") { rule.notesRing = false }
+                else if fields.field(i + 1, is: "ring") { rule.notesRing = true }
+                else { throw PatternError(line: line, field: word, reason: .badSwitchChoice(option: "notes", choices: "cut or ring", found: fields.quoted(i + 1))) }
+                i += 2
+            } else if fields.field(i, is: "grace") {
+                if seen.grace { throw PatternError(line: line, field: fields.field(i), reason: .duplicateSwitchOption("grace")) }
+                seen.grace = true
+                guard i + 1 < fields.count else {
+                    throw PatternError(line: line, reason: .wrongFieldCount(statement: "switch", expected: "[at WHEN] [phase restart|keep] [notes cut|ring] [grace G]", found: fields.count - 1))
+                }
+                rule.grace = try beatValue(fields.field(i + 1), name: "grace", line: line)
+                i += 2
+            } else {
+                throw PatternError(line: line, field: fields.field(i), reason: .unknownSwitchOption(fields.quoted(i)))
+            }
+        }
+        return rule
+    }
+
+    /// `trigger program [in C]`, `trigger note KEY [in C]`, `trigger cc N [in C]`.
+    static func triggerStatement(
+        _ fields: FieldList, line: SourceLine, into triggers: inout PatternTriggers, lines: inout (program: Int, note: Int, cc: Int)
+    ) throws(PatternError) {
+        guard fields.count >= 2 else { throw PatternError(line: line, reason: .badTrigger("")) }
+        var i = 2
+        func channel() throws(PatternError) -> UInt8 {
+            guard i < fields.count else { return 0 }
+            guard fields.field(i, is: "in"), i + 2 == fields.count else { throw PatternError(line: line, field: fields.field(i), reason: .badTrigger(fields.quoted(i))) }
+            return UInt8(try integer(fields.field(i + 1), name: "input channel", range: 1...16, rangeText: "1-16", line: line))
+        }
+        if fields.field(1, is: "program") {
+            if lines.program > 0 { throw PatternError(line: line, reason: .duplicateTrigger("program", firstLine: lines.program)) }
+            triggers.programChannel = try channel()
+            lines.program = line.number
+        } else if fields.field(1, is: "note") {
+            if lines.note > 0 { throw PatternError(line: line, reason: .duplicateTrigger("note", firstLine: lines.note)) }
+            guard fields.count >= 3 else { throw PatternError(line: line, field: fields.field(1), reason: .badTrigger("note")) }
+            triggers.noteKey = UInt8(try key(fields.field(2), name: "key", line: line))
+            i = 3
+            triggers.noteChannel = try channel()
+            lines.note = line.number
+        } else if fields.field(1, is: "cc") {
+            if lines.cc > 0 { throw PatternError(line: line, reason: .duplicateTrigger("cc", firstLine: lines.cc)) }
+            guard fields.count >= 3 else { throw PatternError(line: line, field: fields.field(1), reason: .badTrigger("cc")) }
+            triggers.controller = UInt8(try integer(fields.field(2), name: "controller", range: 0...119, rangeText: "0-119", line: line))
+            i = 3
+            triggers.controllerChannel = try channel()
+            lines.cc = line.number
+        } else {
+            throw PatternError(line: line, field: fields.field(1), reason: .badTrigger(fields.quoted(1)))
+        }
+    }
+
+    /// `pattern NAME [program P [bank MSB [LSB]]] [channel C]`.
+    static func patternStatement(_ fields: FieldList, line: SourceLine) throws(PatternError) -> ([UInt8], PatternProgram?) {
+        guard fields.count >= 2 else {
+            throw PatternError(
+                line: line, reason: .wrongFieldCount(statement: "pattern", expected: "NAME [program P [bank MSB [LSB]]] [channel C]", found: 0))
+        }
+        let name = Array(fields.field(1))
+        guard isName(name) else { throw PatternError(line: line, field: fields.field(1), reason: .badPatternName(QuotedText.quoted(name))) }
+        var program: PatternProgram?
+        var channel: UInt8?
+        var i = 2
+        while i < fields.count {
+            if fields.field(i, is: "program") {
+                if program != nil { throw PatternError(line: line, field: fields.field(i), reason: .duplicatePatternOption("program")) }
+                guard i + 1 < fields.count else { throw PatternError(line: line, field: fields.field(i), reason: .outOfRange(field: "program", range: "0-127", found: "")) }
+                var p = PatternProgram(program: UInt8(try integer(fields.field(i + 1), name: "program", range: 0...127, rangeText: "0-127", line: line)))
+                i += 2
+                if i < fields.count, fields.field(i, is: "bank") {
+                    guard i + 1 < fields.count else { throw PatternError(line: line, field: fields.field(i), reason: .outOfRange(field: "bank", range: "0-127", found: "")) }
+                    p.bankMSB = UInt8(try integer(fields.field(i + 1), name: "bank", range: 0...127, rangeText: "0-127", line: line))
+                    i += 2
+                    if i < fields.count, let first = fields.field(i).first, first >= 0x30, first <= 0x39 {
+                        p.bankLSB = UInt8(try integer(fields.field(i), name: "bank", range: 0...127, rangeText: "0-127", line: line))
+                        i += 1
+                    }
+                }
+                program = p
+            } else if fields.field(i, is: "channel") {
+                if channel != nil { throw PatternError(line: line, field: fields.field(i), reason: .duplicatePatternOption("channel")) }
+                guard i + 1 < fields.count else { throw PatternError(line: line, field: fields.field(i), reason: .outOfRange(field: "channel", range: "1-16", found: "")) }
+                channel = UInt8(try integer(fields.field(i + 1), name: "channel", range: 1...16, rangeText: "1-16", line: line))
+                i += 2
+            } else {
+                throw PatternError(line: line, field: fields.field(i), reason: .unknownPatternOption(fields.quoted(i)))
+            }
+        }
+        // `channel` names the program change's channel; without `program` it has nothing to say.
+        if let channel { program?.channel = channel }
+        return (name, program)
+    }
+
+    /// Whether `name` is 1-32 of `A-Z a-z 0-9 - _` (lane and pattern names).
+    static func isName(_ name: [UInt8]) -> Bool {
+        !name.isEmpty && name.count <= 32 && name.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+        }
     }
 
     /// `lane NAME length L [channel C] [swing R G] [follow ROOT [in C]]`.
@@ -148,9 +444,7 @@ public enum PatternParser {
                     statement: "lane", expected: "NAME length L [channel C] [swing R G] [follow ROOT [in C]]", found: fields.count - 1))
         }
         let name = Array(fields.field(1))
-        guard name.count <= 32, name.allSatisfy({ b in
-            (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
-        }) else {
+        guard isName(name) else {
             throw PatternError(line: line, field: fields.field(1), reason: .badLaneName(QuotedText.quoted(name)))
         }
         let length = try beatValue(fields.field(3), name: "length", line: line)

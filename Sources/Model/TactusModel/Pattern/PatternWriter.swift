@@ -20,6 +20,78 @@ public enum PatternWriter {
         return out
     }
 
+    /// A whole text: version 3 when the arrangement needs it or came as
+    /// version 3 (`seed`, `switch` and `trigger` lines when they differ from
+    /// the defaults, each pattern's line and lanes, the song), else the
+    /// version 1 or 2 text of its one pattern. Parses back to an equal
+    /// arrangement. O(n).
+    public static func text(for arrangement: Arrangement) -> String {
+        guard arrangement.version == 3 || arrangement.needsVersion3 else { return text(for: arrangement.patterns[0].pattern) }
+        var out = "tactus-pattern 3\n"
+        let seed = arrangement.patterns[0].pattern.seed
+        if seed != 0 { out += "seed \(seed)\n" }
+        if arrangement.switchRule != SwitchRule() { out += switchStatement(arrangement.switchRule) + "\n" }
+        let t = arrangement.triggers
+        if let c = t.programChannel { out += "trigger program" + inChannel(c) + "\n" }
+        if let key = t.noteKey { out += "trigger note \(key)" + inChannel(t.noteChannel) + "\n" }
+        if let n = t.controller { out += "trigger cc \(n)" + inChannel(t.controllerChannel) + "\n" }
+        let named = arrangement.hasPatternLines || arrangement.patterns.count > 1
+        for entry in arrangement.patterns {
+            if named { out += patternStatement(entry) + "\n" }
+            for (index, lane) in entry.pattern.lanes.enumerated() {
+                out += laneStatement(lane) + "\n"
+                for note in entry.pattern.notes where note.lane == index {
+                    out += noteStatement(note, defaultChannel: lane.channel) + "\n"
+                }
+            }
+        }
+        if let song = arrangement.song {
+            switch song.end {
+            case .loop: out += "song loop\n"
+            case .stop: out += "song stop\n"
+            case .hold: out += "song hold\n"
+            }
+            for entry in song.entries {
+                out += "play \(String(decoding: arrangement.patterns[entry.pattern].name, as: UTF8.self))"
+                out += entry.passes == 1 ? "\n" : " \(entry.passes)\n"
+            }
+        }
+        return out
+    }
+
+    /// ` in C` for a listened channel, nothing for any (0).
+    static func inChannel(_ channel: UInt8) -> String { channel == 0 ? "" : " in \(channel)" }
+
+    /// `switch at WHEN phase P notes N [grace G]` (no line end).
+    public static func switchStatement(_ rule: SwitchRule) -> String {
+        var out = "switch at "
+        switch rule.at {
+        case .now: out += "now"
+        case .beat: out += "beat"
+        case .bar: out += "bar"
+        case .bars(let n): out += "bars \(n)"
+        case .end: out += "end"
+        }
+        out += rule.keepsPhase ? " phase keep" : " phase restart"
+        out += rule.notesRing ? " notes ring" : " notes cut"
+        if rule.grace != .zero { out += " grace \(beatText(rule.grace))" }
+        return out
+    }
+
+    /// `pattern NAME [program P [bank MSB [LSB]] [channel C]]` (no line end).
+    public static func patternStatement(_ entry: NamedPattern) -> String {
+        var out = "pattern \(String(decoding: entry.name, as: UTF8.self))"
+        if let p = entry.program {
+            out += " program \(p.program)"
+            if let msb = p.bankMSB {
+                out += " bank \(msb)"
+                if let lsb = p.bankLSB { out += " \(lsb)" }
+            }
+            if p.channel != 1 { out += " channel \(p.channel)" }
+        }
+        return out
+    }
+
     /// Version 2: `seed` when not 0, then each lane line followed by its notes
     /// (text order within the lane); a note's channel is left out when it is
     /// the lane's, `prob=` when it is 1.
