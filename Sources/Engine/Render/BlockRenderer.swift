@@ -19,13 +19,15 @@ public struct BlockRenderer: ~Copyable {
     /// Most note-ons one frame can hold after merging: one per slot.
     static var stagingCapacity: Int { NoteTracker.slotCount }
 
-    public private(set) var tracker = NoteTracker()
-    /// The pattern playing, if any.
+    public internal(set) var tracker = NoteTracker()
+    /// The snapshot installed, if any: the text, all its patterns (§9).
     public private(set) var pattern: PatternSnapshot?
-    public private(set) var statistics = RenderStatistics()
+    public internal(set) var statistics = RenderStatistics()
+    /// §9: which of its patterns plays, from where, and what is pending.
+    public internal(set) var scene = SceneState()
 
-    /// The next onset not yet played (while rolling with a pattern).
-    private var cursor: OnsetCursor?
+    /// The next onset not yet played (while rolling with a pattern), of `scene.playing`.
+    var cursor: OnsetCursor?
     /// §7.6: lanes muted by the `urn:tactus:laneMutes` parameter (bit i: lane i).
     public private(set) var parameterMutes: UInt64 = 0
     /// §7.6: lanes muted by the mute control ports (valid while `portMutesRead`).
@@ -65,7 +67,7 @@ public struct BlockRenderer: ~Copyable {
     /// frame computations; `Int64.min` when not known. It holds while the
     /// clock's mapping from beats to frames, the tracker, the cursor and the
     /// pattern stay as they were, so whatever changes one of them resets it.
-    private var quietUntil = Int64.min
+    var quietUntil = Int64.min
 
     /// A renderer for `sampleRate` frames per second (positive, finite), stopped, with no pattern.
     public init(sampleRate: Double) {
@@ -110,7 +112,7 @@ public struct BlockRenderer: ~Copyable {
         // test takes them, inlined into the caller, and leaves every beat on its
         // frame (what is due stays due).
         if clock.applyIfCertainRepeat(update, atFrame: frame) { return .repeat }
-        return applyInFull(update, atFrame: frame)
+        return applyInFull(update, atFrame: frame, output: &output)
     }
 
     /// `apply` for a certain repeat at the frame rendered up to (a report at
@@ -128,9 +130,10 @@ public struct BlockRenderer: ~Copyable {
 
     /// `apply` after the quick test said nothing: the update through the clock's exact path.
     @_noLocks @inline(never)
-    private mutating func applyInFull(_ update: PositionUpdate, atFrame frame: Int64) -> TransportChange {
+    private mutating func applyInFull(_ update: PositionUpdate, atFrame frame: Int64, output: inout MIDIEventBuffer) -> TransportChange {
         let before = clock
         let change = clock.applyInFull(update, atFrame: frame)
+        if scene.isActive { return sceneApply(change, before: before, atFrame: frame, output: &output) }
         // A repeat at the same rate (a host that sends its position every
         // block) leaves every frame where it was: what is due stays due.
         if !BlockRenderer.placesFramesAlike(before, clock) { quietUntil = Int64.min }
@@ -179,7 +182,7 @@ public struct BlockRenderer: ~Copyable {
     @_noLocks
     public mutating func followKey(channel: UInt8, key: UInt8, atOffset offset: Int, output: inout MIDIEventBuffer) {
         renderUntil(absoluteFrame(offset), output: &output)
-        guard let p = pattern else { return }
+        guard let p = scene.playing else { return }
         for i in 0..<p.laneCount {
             let lane = p.lane(i)
             if lane.followRoot >= 0 && (lane.followChannel == 0 || lane.followChannel == channel) {
@@ -193,7 +196,7 @@ public struct BlockRenderer: ~Copyable {
     @_noLocks
     public mutating func resetFollow(channel: UInt8, atOffset offset: Int, output: inout MIDIEventBuffer) {
         renderUntil(absoluteFrame(offset), output: &output)
-        guard let p = pattern else { return }
+        guard let p = scene.playing else { return }
         for i in 0..<p.laneCount {
             let lane = p.lane(i)
             if lane.followRoot >= 0 && (lane.followChannel == 0 || lane.followChannel == channel) { laneTranspose[i] = 0 }
@@ -266,6 +269,7 @@ public struct BlockRenderer: ~Copyable {
     public mutating func install(_ snapshot: PatternSnapshot?) -> PatternSnapshot? {
         let old = pattern
         pattern = snapshot
+        scene.install(snapshot, at: clock.beat(atFrame: renderedFrame), rolling: clock.isRolling)
         cursor = nil
         // §7.5: a new pattern clears the latched keys.
         laneTranspose.update(repeating: 0, count: PatternSnapshot.maximumLaneCount)
@@ -282,6 +286,7 @@ public struct BlockRenderer: ~Copyable {
     public mutating func activate() {
         tracker.cutAll()
         clock.reset()
+        scene.activate()
         cursor = nil
         laneTranspose.update(repeating: 0, count: PatternSnapshot.maximumLaneCount)
         quietUntil = Int64.min
@@ -298,7 +303,7 @@ public struct BlockRenderer: ~Copyable {
     }
 
     @_noLocks @inline(__always)
-    private func absoluteFrame(_ offset: Int) -> Int64 {
+    func absoluteFrame(_ offset: Int) -> Int64 {
         // Offsets outside the block, or before what is already rendered, act at the nearest valid frame.
         let clamped = offset < 0 ? 0 : (offset > blockFrameCount ? blockFrameCount : offset)
         let frame = blockStartFrame &+ Int64(clamped)
@@ -307,8 +312,10 @@ public struct BlockRenderer: ~Copyable {
 
     /// Renders everything due before the absolute frame `end`.
     @_noLocks @inline(__always)
-    private mutating func renderUntil(_ end: Int64, output: inout MIDIEventBuffer) {
+    mutating func renderUntil(_ end: Int64, output: inout MIDIEventBuffer) {
         guard end > renderedFrame else { return }
+        // §9.3: a switch due before `end` splits the rendering at its frame.
+        if scene.hasPending && clock.isRolling { renderSwitches(before: end, output: &output) }
         if end <= quietUntil {
             // `renderDue` would find nothing due before `end` and stop at once.
             renderedFrame = end
@@ -319,7 +326,7 @@ public struct BlockRenderer: ~Copyable {
 
     /// Plays every note-off and onset due before `end`, in order (§5).
     @_noLocks
-    private mutating func renderDue(until end: Int64, output: inout MIDIEventBuffer) {
+    mutating func renderDue(until end: Int64, output: inout MIDIEventBuffer) {
         let segmentStart = renderedFrame
         quietUntil = Int64.min
         var iterationsLeft = workLeft + BlockRenderer.segmentPassSlack
@@ -340,8 +347,8 @@ public struct BlockRenderer: ~Copyable {
                 offSlot = slot
             }
             var onFrame = Int64.max
-            if clock.isRolling, let c = cursor, let p = pattern {
-                let f = clock.frame(of: c.beat(in: p))
+            if clock.isRolling, let c = cursor, let p = scene.playing {
+                let f = clock.frame(of: c.beat(in: p) + scene.origin)
                 onFrame = f < segmentStart ? segmentStart : f
             }
             if offFrame <= onFrame {
@@ -395,10 +402,10 @@ public struct BlockRenderer: ~Copyable {
     /// Plays the onset under the cursor at `frame` and advances the cursor.
     @_noLocks
     private mutating func playOnset(at frame: Int64, output: inout MIDIEventBuffer) {
-        guard var c = cursor, let p = pattern else { return }
+        guard var c = cursor, let p = scene.playing else { return }
         let note = p.note(c.index)
         var slot = Int(note.slot)
-        let offBeat = c.loopStart + note.end
+        let offBeat = c.loopStart + note.end + scene.origin
         defer {
             cursor = c.advance(in: p) ? c : nil
         }
@@ -485,7 +492,7 @@ public struct BlockRenderer: ~Copyable {
     /// bound; the run() fuzzer found it.
     @_noLocks
     private mutating func skipOnsets(before end: Int64) {
-        guard var c = cursor, let p = pattern else { return }
+        guard var c = cursor, let p = scene.playing else { return }
         // `end` only grows from one segment to the next, so a search that came
         // to nothing for this `end` was made in this segment, for this cursor's run.
         if end != fruitlessSkipEnd {
@@ -509,11 +516,13 @@ public struct BlockRenderer: ~Copyable {
         case atOrAfterUpdate
         /// Emitted at or after a frame, after a pattern swap or a skip.
         case atOrAfterFrame(Int64)
+        /// §9.4: at or after a beat, the boundary of a switch.
+        case atOrAfterBeat(BeatPosition)
     }
 
     @_noLocks
-    private mutating func seek(_ bound: OnsetBound) {
-        if let p = pattern { cursor = firstOnset(bound, in: p) } else { cursor = nil }
+    mutating func seek(_ bound: OnsetBound) {
+        if let p = scene.playing { cursor = firstOnset(bound, in: p) } else { cursor = nil }
     }
 
     @_noLocks @inline(__always)
@@ -521,6 +530,7 @@ public struct BlockRenderer: ~Copyable {
         switch bound {
         case .atOrAfterUpdate: return FrameRule.isAtOrAfterUpdate(exactOffset: clock.exactOffset(of: beat))
         case .atOrAfterFrame(let frame): return clock.frame(of: beat) >= frame
+        case .atOrAfterBeat(let bound): return !(beat < bound)
         }
     }
 
@@ -533,17 +543,21 @@ public struct BlockRenderer: ~Copyable {
             approximateBeat = clock.anchorBeat
         case .atOrAfterFrame(let frame):
             approximateBeat = clock.beat(atFrame: frame &- 1)
+        case .atOrAfterBeat(let beat):
+            approximateBeat = beat
         }
-        guard var c = OnsetCursor.first(atOrAfter: approximateBeat, in: p) else { return nil }
+        // §9.1: the playing pattern's passes start at its origin.
+        let origin = scene.origin
+        guard var c = OnsetCursor.first(atOrAfter: approximateBeat - origin, in: p) else { return nil }
         // Settle the edge with the exact rule the emission uses, so that what
         // a seek keeps and what rendering plays can never disagree.
         var steps = 0
-        while !satisfies(c.beat(in: p), bound), steps < OnsetCursor.fixUpLimit {
+        while !satisfies(c.beat(in: p) + origin, bound), steps < OnsetCursor.fixUpLimit {
             guard c.advanceGroup(in: p) else { return nil }
             steps += 1
         }
         while steps < 2 * OnsetCursor.fixUpLimit, let previous = c.previousGroup(in: p),
-            satisfies(previous.beat(in: p), bound)
+            satisfies(previous.beat(in: p) + origin, bound)
         {
             c = previous
             steps += 1

@@ -36,6 +36,8 @@ public struct RenderStatistics: Sendable, BitwiseCopyable, Equatable {
     /// Searches for the first onset past a segment made to skip onsets beyond
     /// the work bound (reading (h)): at most one per segment, whatever the rate.
     public var skipSearches: Int64 = 0
+    /// §9.2: requests for a pattern that does not exist, or made while a song plays.
+    public var ignoredRequests: Int64 = 0
 
     @_noLocks
     public init() {}
@@ -47,6 +49,39 @@ public enum MIDIInput {
     @_noLocks
     public static func isAllNotesOff(status: UInt8, data1: UInt8) -> Bool {
         status & 0xF0 == 0xB0 && (data1 == 123 || data1 == 120)
+    }
+
+    /// §9.6: the pattern (1-based) a MIDI message requests under `triggers`,
+    /// or 0. `bankMSB` is the last Bank Select MSB received on a channel the
+    /// program trigger listens to (updated here).
+    @_noLocks
+    public static func requestedPattern(status: UInt8, data1: UInt8, data2: UInt8, triggers t: TriggerSettings, bankMSB: inout UInt8) -> Int {
+        let channel = (status & 0x0F) + 1
+        switch status & 0xF0 {
+        case 0xC0:
+            if t.programChannel >= 0 && TriggerSettings.hears(UInt8(t.programChannel), channel) {
+                return Int(bankMSB) * 128 + Int(data1) + 1
+            }
+        case 0xB0:
+            if data1 == 0 && t.programChannel >= 0 && TriggerSettings.hears(UInt8(t.programChannel), channel) { bankMSB = data2 & 0x7F }
+            if t.controller >= 0 && Int16(data1) == t.controller && TriggerSettings.hears(t.controllerChannel, channel) {
+                return Int(data2) + 1
+            }
+        case 0x90:
+            if data2 > 0, isTriggerNote(status: status, key: data1, triggers: t) { return Int(data1) - Int(t.noteKey) + 1 }
+        default:
+            break
+        }
+        return 0
+    }
+
+    /// §9.6: whether a note-on or note-off is a trigger (keys from the
+    /// trigger's key up, on a listened channel): it neither moves key-follow
+    /// nor passes through.
+    @_noLocks
+    public static func isTriggerNote(status: UInt8, key: UInt8, triggers t: TriggerSettings) -> Bool {
+        guard status & 0xE0 == 0x80, t.noteKey >= 0, Int16(key) >= t.noteKey else { return false }
+        return TriggerSettings.hears(t.noteChannel, (status & 0x0F) + 1)
     }
 
     /// The key-follow input a MIDI message is (§7.5), if any: a note-on with

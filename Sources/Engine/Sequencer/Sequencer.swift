@@ -44,6 +44,9 @@ public struct Sequencer: ~Copyable {
     @usableFromInline var blockFrames = 0
     /// Whether an editor wants the playhead (§8.2).
     @usableFromInline var editorLease: EditorLease
+    /// §9.6: the `pattern` control's last value, and the last Bank Select MSB a program trigger heard.
+    @usableFromInline var patternControl = 0
+    @usableFromInline var triggerBank: UInt8 = 0
 
     /// Bytes of `lastError` (longer messages are cut off).
     public static var errorCapacity: Int { @_noLocks get { 1024 } }
@@ -139,6 +142,64 @@ public struct Sequencer: ~Copyable {
     public mutating func apply(_ event: InputEvent, atOffset offset: Int) {
         renderer.apply(TimedInputEvent(offset: offset, event: event), output: &output)
     }
+
+    /// §9.2: renders up to `offset`, then requests pattern `number` (1-based)
+    /// there, on `grid` (the text's `switch` grid when nil).
+    @_noLocks
+    public mutating func request(pattern number: Int, grid: SwitchSettings.Grid? = nil, atOffset offset: Int) {
+        renderer.request(pattern: number, grid: grid, atOffset: offset, output: &output)
+    }
+
+    /// §9.5: the `song` control at `offset` (a block start for a control port).
+    @_noLocks
+    public mutating func setSongEnabled(_ on: Bool, atOffset offset: Int) {
+        renderer.setSongEnabled(on, atOffset: offset, output: &output)
+    }
+
+    /// §9.6: the `pattern` control input at a block start: a change to
+    /// `k >= 1` requests pattern `k`.
+    @_noLocks
+    public mutating func setPatternControl(_ value: Float) {
+        let k = value.isFinite ? Int(max(0, min(128, value + 0.5))) : 0
+        if k != patternControl {
+            patternControl = k
+            if k >= 1 { renderer.request(pattern: k, atOffset: 0, output: &output) }
+        }
+    }
+
+    /// One MIDI message of the control input at `offset`, the one reading of
+    /// it for every format (§5, §7.5, §9.6): all notes off, pattern triggers,
+    /// key-follow; with `thru`, the notes that are neither triggers nor
+    /// anything else pass to the output. Renders up to `offset` first.
+    @_noLocks
+    public mutating func receiveMIDI(status: UInt8, data1: UInt8, data2: UInt8, size: Int, thru: Bool, atOffset offset: Int) {
+        if size >= 2 && MIDIInput.isAllNotesOff(status: status, data1: data1) {
+            allNotesOff(atOffset: offset)
+            return
+        }
+        guard size >= 3 || status & 0xF0 == 0xC0 else { return }
+        if let s = renderer.pattern, s.partCount > 1 {
+            let t = s.triggers
+            let number = MIDIInput.requestedPattern(status: status, data1: data1, data2: size >= 3 ? data2 : 0, triggers: t, bankMSB: &triggerBank)
+            if number > 0 {
+                request(pattern: number, atOffset: offset)
+                return
+            }
+            if MIDIInput.isTriggerNote(status: status, key: data1, triggers: t) { return }
+        }
+        guard size >= 3 else { return }
+        if let follow = MIDIInput.followEvent(status: status, data1: data1, data2: data2) {
+            // §7.5: a key for the lanes that follow it (consumed, not passed on unless thru is on).
+            apply(follow, atOffset: offset)
+        }
+        if thru && status & 0xE0 == 0x80 {  // note-off (8n) or note-on (9n)
+            passThrough(status: status, data1: data1, data2: data2, atOffset: offset)
+        }
+    }
+
+    /// §9: the pattern playing (1-based; 0: none) and the one queued (0: none).
+    public var playingPattern: Int { @_noLocks get { renderer.scene.playingNumber } }
+    public var queuedPattern: Int { @_noLocks get { renderer.scene.queuedNumber } }
 
     /// §7.5 MIDI thru: renders up to `offset`, then passes an input note there.
     @_noLocks

@@ -82,6 +82,18 @@ struct SnapshotStorage {
     var sourceCount: Int
     /// A number its maker gives it, to name it in logs (an address can be reused once freed).
     var tag: UInt64
+    /// §9: the patterns of the text. Part 0 is the snapshot itself; `parts[i - 1]` is part `i`.
+    var partCount: Int = 1
+    var parts: UnsafeMutablePointer<PatternSnapshot>? = nil
+    /// Each part's name hash and program, `partCount` of them (nil: one part without a program).
+    var partInfo: UnsafeMutablePointer<ScenePart>? = nil
+    var switchSettings = SwitchSettings()
+    var triggers = TriggerSettings()
+    /// §9.5: the song's entries (nil without a song), their total length and what follows.
+    var songSteps: UnsafeMutablePointer<SongStep>? = nil
+    var songCount: Int = 0
+    var songLength: BeatPosition = .zero
+    var songEnding: SongEnding = .loop
 }
 
 /// An immutable, audio-thread-ready form of a pattern.
@@ -138,8 +150,76 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         return PatternSnapshot(storage: storage)
     }
 
+    /// Gives a snapshot (part 0, pattern 1) the other patterns of its text,
+    /// which it then owns, and the text's switch, triggers and song (§9).
+    /// Construction time only (allocates), before the snapshot is handed on.
+    public func attachScenes(
+        parts others: [PatternSnapshot], info: [ScenePart], switchSettings: SwitchSettings, triggers: TriggerSettings,
+        song: [SongStep], songLength: BeatPosition, songEnding: SongEnding
+    ) {
+        precondition(info.count == others.count + 1, "one ScenePart per pattern")
+        let parts = UnsafeMutablePointer<PatternSnapshot>.allocate(capacity: max(others.count, 1))
+        for (i, part) in others.enumerated() { (parts + i).initialize(to: part) }
+        let partInfo = UnsafeMutablePointer<ScenePart>.allocate(capacity: info.count)
+        for (i, part) in info.enumerated() { partInfo[i] = part }
+        storage.pointee.partCount = info.count
+        storage.pointee.parts = parts
+        storage.pointee.partInfo = partInfo
+        storage.pointee.switchSettings = switchSettings
+        storage.pointee.triggers = triggers
+        if !song.isEmpty {
+            let steps = UnsafeMutablePointer<SongStep>.allocate(capacity: song.count)
+            for (i, step) in song.enumerated() { steps[i] = step }
+            storage.pointee.songSteps = steps
+            storage.pointee.songCount = song.count
+            storage.pointee.songLength = songLength
+            storage.pointee.songEnding = songEnding
+        }
+    }
+
+    /// §9: the number of patterns (1 for a text of version 1 or 2).
+    public var partCount: Int { @_noLocks get { storage.pointee.partCount } }
+
+    /// §9: pattern `index + 1` (`0 ..< partCount`): the snapshot itself for 0.
+    @_noLocks
+    public func part(_ index: Int) -> PatternSnapshot {
+        index == 0 ? self : storage.pointee.parts![index - 1]
+    }
+
+    /// §9: pattern `index + 1`'s name hash and program.
+    @_noLocks
+    public func partInfo(_ index: Int) -> ScenePart {
+        if let info = storage.pointee.partInfo { return info[index] }
+        return ScenePart(nameHash: 0, program: -1, bankMSB: -1, bankLSB: -1, channelIndex: 0)
+    }
+
+    /// §9.2: the text's `switch` line.
+    public var switchSettings: SwitchSettings { @_noLocks get { storage.pointee.switchSettings } }
+
+    /// §9.6: the text's `trigger` lines.
+    public var triggers: TriggerSettings { @_noLocks get { storage.pointee.triggers } }
+
+    /// §9.5: the song's entry count (0 without a song).
+    public var songCount: Int { @_noLocks get { storage.pointee.songCount } }
+
+    /// §9.5: entry `index`.
+    @_noLocks
+    public func songStep(_ index: Int) -> SongStep { storage.pointee.songSteps![index] }
+
+    /// §9.5: `S`, the sum of the entries.
+    public var songLength: BeatPosition { @_noLocks get { storage.pointee.songLength } }
+
+    /// §9.5: what follows the last entry.
+    public var songEnding: SongEnding { @_noLocks get { storage.pointee.songEnding } }
+
     /// Frees the snapshot. Never on the audio thread; never twice.
     public func destroy() {
+        if let parts = storage.pointee.parts {
+            for i in 0..<(storage.pointee.partCount - 1) { parts[i].destroy() }
+            parts.deallocate()
+        }
+        storage.pointee.partInfo?.deallocate()
+        storage.pointee.songSteps?.deallocate()
         storage.pointee.notes.deallocate()
         storage.pointee.lanes.deallocate()
         storage.pointee.exactEnds.deallocate()

@@ -94,7 +94,7 @@ public struct OfflineRender {
                     let frame = start + Int64(e.offset)
                     let clock = sequencer.renderer.clock
                     let position = MusicalPosition(beats: clock.beat(atFrame: frame).approximateValue, beatsPerBar: clock.beatsPerBar)
-                    blockEvents.append(LoggedEvent(frame: frame, bytes: [e.status, e.data1, e.data2], position: position))
+                    blockEvents.append(LoggedEvent(frame: frame, bytes: e.bytes, position: position))
                 }
             }
             // Annotated logs are rendered in steps, up to each input.
@@ -121,10 +121,10 @@ public struct OfflineRender {
                         apply(p.update, atOffset: input.offset)
                     case .midi(let bytes):
                         observer?(start + Int64(input.offset), .midi(bytes))
-                        if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
-                            sequencer.allNotesOff(atOffset: input.offset)
-                        } else if bytes.count >= 3, let follow = MIDIInput.followEvent(status: bytes[0], data1: bytes[1], data2: bytes[2]) {
-                            sequencer.apply(follow, atOffset: input.offset)
+                        if bytes.count >= 2 {
+                            sequencer.receiveMIDI(
+                                status: bytes[0], data1: bytes[1], data2: bytes.count >= 3 ? bytes[2] : 0, size: bytes.count, thru: false,
+                                atOffset: input.offset)
                         }
                     case .pattern(let path), .patternFile(let path), .editorEdit(let path):
                         // (An editor's edit is rendered as a text edit: what the editor
@@ -143,7 +143,7 @@ public struct OfflineRender {
                 collect()
             } else {
                 for e in sequencer.events {
-                    blockEvents.append(LoggedEvent(frame: start + Int64(e.offset), bytes: [e.status, e.data1, e.data2]))
+                    blockEvents.append(LoggedEvent(frame: start + Int64(e.offset), bytes: e.bytes))
                 }
             }
             _ = sequencer.takeOwed()

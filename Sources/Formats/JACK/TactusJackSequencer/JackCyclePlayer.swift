@@ -78,7 +78,7 @@ public enum JackCyclePlayer {
             c.sequencer.pointee.endBlock()
             _ = c.sequencer.pointee.takeOwed()
             for e in c.sequencer.pointee.events {
-                played.append(PlayedEvent(frame: frame + e.offset, bytes: [e.status, e.data1, e.data2]))
+                played.append(PlayedEvent(frame: frame + e.offset, bytes: e.bytes))
             }
             while let entry = c.journal.pointee.pop() { writer?.write(entry) }
             frame = end

@@ -138,7 +138,7 @@ enum JackSequencerProcess {
                 c.scratch[0] = e.status
                 c.scratch[1] = e.data1
                 c.scratch[2] = e.data2
-                if tactus_jack_midi_write(output, jack_nframes_t(e.offset), c.scratch, 3) != 0 {
+                if tactus_jack_midi_write(output, jack_nframes_t(e.offset), c.scratch, e.byteCount) != 0 {
                     c.counters.pointee.failedWrites &+= 1
                 }
             }
@@ -174,14 +174,15 @@ enum JackSequencerProcess {
     /// on the lanes that follow the key (§7.5); anything else is ignored.
     @_noLocks
     static func control(_ c: ProcessContext, frame: Int64, offset: Int, status: UInt8, data1: UInt8, data2: UInt8) {
-        if let follow = MIDIInput.followEvent(status: status, data1: data1, data2: data2) {
-            c.sequencer.pointee.apply(follow, atOffset: offset)
+        // The engine's one reading of MIDI input (§5, §7.5, §9.6); the journal
+        // keeps what it acted on, as `midi` lines a render replays.
+        let size = status & 0xE0 == 0xC0 ? 2 : 3
+        c.sequencer.pointee.receiveMIDI(status: status, data1: data1, data2: data2, size: size, thru: false, atOffset: offset)
+        if MIDIInput.isAllNotesOff(status: status, data1: data1) {
+            journal(c, JournalEntry(kind: .allNotesOff, frame: frame &+ Int64(offset), status: status, data1: data1))
+        } else if status & 0xF0 == 0x90 || status & 0xF0 == 0xC0 || status & 0xF0 == 0xB0 {
             journal(c, JournalEntry(kind: .followInput, frame: frame &+ Int64(offset), status: status, data1: data1, data2: data2))
-            return
         }
-        guard MIDIInput.isAllNotesOff(status: status, data1: data1) else { return }
-        c.sequencer.pointee.allNotesOff(atOffset: offset)
-        journal(c, JournalEntry(kind: .allNotesOff, frame: frame &+ Int64(offset), status: status, data1: data1))
     }
 
     /// What one 3-byte event costs in a JACK MIDI buffer, at most (JACK2

@@ -80,11 +80,11 @@ public struct AtomSequenceWriter {
 
     /// A 3-byte MIDI message of type `type` (`midi:MidiEvent`).
     @inlinable @_noLocks
-    public mutating func appendMIDI(frames: Int64, type: LV2_URID, _ status: UInt8, _ data1: UInt8, _ data2: UInt8) -> Bool {
-        guard let body = appendEvent(frames: frames, type: type, bodySize: 3) else { return false }
+    public mutating func appendMIDI(frames: Int64, type: LV2_URID, _ status: UInt8, _ data1: UInt8, _ data2: UInt8, byteCount: Int = 3) -> Bool {
+        guard let body = appendEvent(frames: frames, type: type, bodySize: byteCount) else { return false }
         body.storeBytes(of: status, as: UInt8.self)
         body.storeBytes(of: data1, toByteOffset: 1, as: UInt8.self)
-        body.storeBytes(of: data2, toByteOffset: 2, as: UInt8.self)
+        if byteCount > 2 { body.storeBytes(of: data2, toByteOffset: 2, as: UInt8.self) }
         return true
     }
 

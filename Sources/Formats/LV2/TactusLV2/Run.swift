@@ -27,13 +27,17 @@ extension Plugin {
             a.pointee.preparedSequence = 0
         }
 
+        // §9.5, §9.6: the song and pattern controls, as they stand at the block's start.
+        if let song = a.pointee.songPort { a.pointee.sequencer.setSongEnabled(song.pointee >= 0.5, atOffset: 0) }
+        if let pattern = a.pointee.patternPort { a.pointee.sequencer.setPatternControl(pattern.pointee) }
+
         // Nearly every block's input is nothing at all, or (from a host that reports
         // every block, such as Carla) its position laid out as before: the fast path.
         if !readRepeatedPosition(frameCount: frameCount) { readControlInput(frameCount: frameCount) }
         a.pointee.sequencer.endBlock()
 
         for e in a.pointee.sequencer.events {
-            _ = midiOut.appendMIDI(frames: e.offset, type: u.pointee.midiEvent, e.status, e.data1, e.data2)
+            _ = midiOut.appendMIDI(frames: e.offset, type: u.pointee.midiEvent, e.status, e.data1, e.data2, byteCount: e.byteCount)
         }
         if !a.pointee.sequencer.owesNothing {
             let owed = a.pointee.sequencer.takeOwed()
@@ -54,26 +58,14 @@ extension Plugin {
         while let event = input.next() {
             let offset = event.frames < 0 ? 0 : (event.frames > Int64(frameCount) ? frameCount : Int(event.frames))
             if event.atom.type == u.pointee.midiEvent {
-                if event.atom.size >= 2,
-                    MIDIInput.isAllNotesOff(
-                        status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self))
-                {
-                    a.pointee.sequencer.allNotesOff(atOffset: offset)
-                } else if event.atom.size >= 3,
-                    let follow = MIDIInput.followEvent(
+                // The engine's one reading of MIDI input: all notes off, pattern
+                // triggers (§9.6), key-follow (§7.5), and thru for what is left.
+                if event.atom.size >= 2 {
+                    let size = Int(event.atom.size)
+                    a.pointee.sequencer.receiveMIDI(
                         status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self),
-                        data2: event.atom.body.load(fromByteOffset: 2, as: UInt8.self))
-                {
-                    // §7.5: a key for the lanes that follow it (consumed, not passed on unless thru is on).
-                    a.pointee.sequencer.apply(follow, atOffset: offset)
-                }
-                if thru, event.atom.size >= 3 {
-                    let status = event.atom.body.load(as: UInt8.self)
-                    if status & 0xE0 == 0x80 {  // note-off (8n) or note-on (9n)
-                        a.pointee.sequencer.passThrough(
-                            status: status, data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self),
-                            data2: event.atom.body.load(fromByteOffset: 2, as: UInt8.self), atOffset: offset)
-                    }
+                        data2: size >= 3 ? event.atom.body.load(fromByteOffset: 2, as: UInt8.self) : 0, size: size, thru: thru,
+                        atOffset: offset)
                 }
             } else if var object = AtomObjectReader(event.atom, uris: u.pointee) {
                 if object.objectType == u.pointee.timePosition {

@@ -308,8 +308,8 @@ enum PatternLoading {
 
     static func fromText(_ bytes: [UInt8], source: [UInt8]? = nil, origin: String = "") -> Result {
         do {
-            let pattern = try PatternParser.parse(bytes: bytes)
-            return .loaded(PatternSnapshot.make(pattern, text: bytes, source: source))
+            let arrangement = try PatternParser.arrangement(bytes: bytes)
+            return .loaded(PatternSnapshot.make(arrangement: arrangement, text: bytes, source: source))
         } catch {
             return .rejected("pattern rejected, the pattern in use stays: \(origin)\(error.message)")
         }

@@ -220,9 +220,23 @@ public struct Song: Equatable, Sendable {
     /// `Σ N_i × C_i`, exact (`cycles[i]` is pattern i's cycle), within the
     /// limits of pattern format "Limits (version 3)". O(entries).
     public static func length(of entries: [Entry], cycles: [BeatRational]) -> Length {
+        var starts: [BeatRational]? = nil
+        return walk(entries, cycles: cycles, starts: &starts)
+    }
+
+    /// Each entry's start `S_i` (§9.5), exact, for a song within the limits. O(entries).
+    public static func starts(of entries: [Entry], cycles: [BeatRational]) -> [BeatRational] {
+        var starts: [BeatRational]? = []
+        starts!.reserveCapacity(entries.count)
+        _ = walk(entries, cycles: cycles, starts: &starts)
+        return starts!
+    }
+
+    static func walk(_ entries: [Entry], cycles: [BeatRational], starts: inout [BeatRational]?) -> Length {
         var num: Int128 = 0
         var den: Int128 = 1
         for entry in entries {
+            starts?.append(BeatRational(numerator: Int64(num), denominator: Int64(den))!)
             let c = cycles[entry.pattern]
             // num/den + N × c.n/c.d, reduced; every part stays below 2^31 × 2^33.
             let n = Int128(entry.passes) * Int128(c.numerator)

@@ -32,6 +32,17 @@ public enum PatternParser {
         try bytes.withUnsafeBufferPointer { (b) throws(PatternError) -> Arrangement in try arrangement(bytes: b) }
     }
 
+    /// Whether the text's first statement is `tactus-pattern 3` (a cheap
+    /// look before a whole parse). O(the first statement).
+    public static func declaresVersion3(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { b in
+            var reader = StatementReader(bytes: b)
+            var fields = FieldList()
+            guard reader.nextStatement(into: &fields) else { return false }
+            return fields.count == 2 && fields.field(0, is: "tactus-pattern") && fields.field(1, is: "3")
+        }
+    }
+
     /// One pattern of a version-3 text while it is read.
     struct PatternDraft {
         var name: [UInt8]

@@ -7,7 +7,20 @@ extension PatternSnapshot {
     /// asked for the pattern (state save, `patch:Get`), the writer's output if nil;
     /// `source` names where it came from (a file path), if anywhere.
     /// The pattern must be valid (`Pattern.validationError() == nil`).
+    /// A version-3 `text` of several patterns, whose first is `pattern`,
+    /// gives the snapshot of all of them (`make(arrangement:)`), so that
+    /// every surface that holds a pattern and its text plays the text whole.
     public static func make(_ pattern: Pattern, text: [UInt8]? = nil, source: [UInt8]? = nil, tag: UInt64 = 0) -> PatternSnapshot {
+        if let text, PatternParser.declaresVersion3(text), let arrangement = try? PatternParser.arrangement(bytes: text),
+            arrangement.patterns[0].pattern == pattern
+        {
+            return make(arrangement: arrangement, text: text, source: source, tag: tag)
+        }
+        return make(single: pattern, text: text, source: source, tag: tag)
+    }
+
+    /// The snapshot of one pattern (version 1 or 2, or pattern 1 of a text).
+    static func make(single pattern: Pattern, text: [UInt8]?, source: [UInt8]?, tag: UInt64) -> PatternSnapshot {
         // Version 2: one loop of the lanes' common cycle (contract §7.1, LaneCycle).
         var problem: LaneCycle.Problem?
         let cycleNotes = LaneCycle.expand(pattern, problem: &problem)
@@ -63,5 +76,55 @@ extension PatternSnapshot {
         return assemble(
             notes: notes, exactEnds: exactEnds, lanes: lanes, hasChoices: hasChoices, length: pattern.length,
             text: bytes, source: source, tag: tag)
+    }
+
+    /// Builds a snapshot of every pattern of `arrangement` (§9): pattern 1 is
+    /// the snapshot itself, which owns the others and holds the text's
+    /// switch, triggers and song. `text` as in `make(_:text:source:tag:)`
+    /// (the writer's text of the whole arrangement if nil). The arrangement
+    /// must be valid (as the parser returns it). Off the audio thread.
+    public static func make(arrangement: Arrangement, text: [UInt8]? = nil, source: [UInt8]? = nil, tag: UInt64 = 0) -> PatternSnapshot {
+        let bytes = text ?? Array(PatternWriter.text(for: arrangement).utf8)
+        let first = make(single: arrangement.patterns[0].pattern, text: bytes, source: source, tag: tag)
+        guard arrangement.version == 3 || arrangement.needsVersion3 else { return first }
+        let others = arrangement.patterns.dropFirst().map { make(single: $0.pattern, text: [], source: nil, tag: tag) }
+        let info = arrangement.patterns.map { p in
+            ScenePart(
+                nameHash: TextHash.of(p.name), program: p.program.map { Int16($0.program) } ?? -1,
+                bankMSB: p.program?.bankMSB.map { Int16($0) } ?? -1, bankLSB: p.program?.bankLSB.map { Int16($0) } ?? -1,
+                channelIndex: (p.program?.channel ?? 1) - 1)
+        }
+        let rule = arrangement.switchRule
+        let grid: SwitchSettings.Grid
+        switch rule.at {
+        case .now: grid = .now
+        case .beat: grid = .beat
+        case .bar: grid = .bar
+        case .bars(let n): grid = .bars(Int64(n))
+        case .end: grid = .end
+        }
+        let t = arrangement.triggers
+        let triggers = TriggerSettings(
+            programChannel: t.programChannel.map { Int8($0) } ?? -1, noteKey: t.noteKey.map { Int16($0) } ?? -1,
+            noteChannel: t.noteChannel, controller: t.controller.map { Int16($0) } ?? -1, controllerChannel: t.controllerChannel)
+        var steps: [SongStep] = []
+        var length = BeatPosition.zero
+        var ending = SongEnding.loop
+        if let song = arrangement.song {
+            let cycles = arrangement.patterns.map { $0.pattern.length }
+            let starts = Song.starts(of: song.entries, cycles: cycles)
+            steps = zip(song.entries, starts).map { SongStep(part: Int32($0.pattern), start: $1.position) }
+            length = arrangement.songLength?.position ?? .zero
+            switch song.end {
+            case .loop: ending = .loop
+            case .stop: ending = .stop
+            case .hold: ending = .hold
+            }
+        }
+        first.attachScenes(
+            parts: others, info: info,
+            switchSettings: SwitchSettings(grid: grid, keepsPhase: rule.keepsPhase, notesRing: rule.notesRing, grace: rule.grace.position),
+            triggers: triggers, song: steps, songLength: length, songEnding: ending)
+        return first
     }
 }
