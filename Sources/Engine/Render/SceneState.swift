@@ -32,6 +32,7 @@ public struct SceneState: Sendable, BitwiseCopyable {
     /// §9.7: the playing pattern's program is owed at the next start of play.
     var programOwed = false
 
+    @_noLocks
     public init() {}
 
     /// Whether the snapshot uses anything of §9 (several patterns, a program,

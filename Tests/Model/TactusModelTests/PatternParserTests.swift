@@ -302,7 +302,7 @@ struct PatternParserReasonTests {
                 .badPatternName, .duplicatePattern, .unknownPatternOption, .duplicatePatternOption, .patternWithoutLane,
                 .laneOutsidePattern, .noteBeforeLane, .badSongEnd, .playBeforeSong, .songWithoutEntry, .unknownPlayPattern,
                 .tooManyPatterns, .tooManyLanesInPattern, .tooManySongEntries, .inPattern, .tooManyTotalCycleNotes, .songTooLong,
-                .songDenominatorTooLarge:
+                .songDenominatorTooLarge, .editingNeedsOnePattern:
                 "version 3"
             }
         }

@@ -69,6 +69,14 @@ public struct EditorDocument {
     /// Reads pattern text (`PatternParser.parse(bytes:)`); notes get ids
     /// `firstID`, `firstID + 1`, ... in text order.
     public init(parsing text: [UInt8], firstID: UInt32 = 1) throws(PatternError) {
+        if PatternParser.declaresVersion3(text) {
+            // The piano roll and the prompt edit one pattern's lanes; writing back
+            // a text of several patterns from one of them would lose the rest.
+            let arrangement = try PatternParser.arrangement(bytes: text)
+            if arrangement.needsVersion3 {
+                throw PatternError(line: 1, reason: .editingNeedsOnePattern(patterns: arrangement.patterns.count))
+            }
+        }
         let pattern = try PatternParser.parse(bytes: text)
         version = pattern.version
         seed = pattern.seed

@@ -165,6 +165,8 @@ public struct PatternError: Error, Sendable {
         case songTooLong
         /// A song whose length needs a denominator of 2^31 or more.
         case songDenominatorTooLarge
+        /// The editor (piano roll, `tactus jack` prompt) asked to edit a version-3 text of several patterns, a switch, a trigger or a song.
+        case editingNeedsOnePattern(patterns: Int)
     }
 
     /// The cycle limits of version 2, as one pattern of a version-3 text breaks them.
@@ -256,6 +258,8 @@ public struct PatternError: Error, Sendable {
         case .tooManyTotalCycleNotes: return "the patterns hold more than 4194304 notes over their cycles"
         case .songTooLong: return "the song is longer than 4294967296 beats"
         case .songDenominatorTooLarge: return "the song's length needs a denominator of 2^31 or more"
+        case .editingNeedsOnePattern(let n):
+            return "the editor edits one pattern; this text has \(n) \(n == 1 ? "pattern" : "patterns") with a switch, triggers or a song (version 3): it plays, edit it as text"
         }
     }
 

@@ -30,6 +30,9 @@ struct RealtimeSafetyTests {
             // The editor's pattern messages (docs/plugin.md, "Messages"): a 50 KB pattern the plugin sends in
             // pieces, a one-note edit (a change), an edit of every note (in pieces, with receipts), back again.
             "pattern big.pattern", "edit big-one.pattern", "edit big-every.pattern", "edit big-one.pattern", "get pattern",
+            // Version 3 (timing contract §9): patterns switched by program, note and cc triggers; a song across seeks.
+            "pattern d.pattern", "midi c0 01", "midi b0 00 00", "midi c0 02", "locate 9", "midi 90 24 64", "midi c0 00",
+            "midi b0 14 02", "stop", "midi c0 01", "play", "pattern-file e.pattern", "locate 30.5", "loop 2 7", "loop off",
         ]
         while frame < 6_600_000 {
             frame += 20_011
@@ -45,6 +48,39 @@ struct RealtimeSafetyTests {
             "big.pattern": RealtimeSafetyTests.big(key: 60, shift: 0),
             "big-one.pattern": RealtimeSafetyTests.big(key: 61, shift: 0),
             "big-every.pattern": RealtimeSafetyTests.big(key: 61, shift: 5),
+            "d.pattern": """
+                tactus-pattern 3
+                switch at bar phase keep notes ring grace 1/16
+                trigger program
+                trigger note C1
+                trigger cc 20 in 1
+                pattern verse program 3 bank 1 2
+                lane a length 4
+                note 0 1 60 100
+                note 3 3 62 90
+                pattern chorus program 4 channel 2
+                lane a length 3
+                note 0 1/2 64 90
+                lane b length 5/2 swing 2/3 1/4
+                note 1/4 1/8 42 80 10
+                pattern fill
+                lane a length 1
+                note 0 1/8 38 100 10
+
+                """,
+            "e.pattern": """
+                tactus-pattern 3
+                pattern a program 1
+                lane x length 2
+                note 0 1/2 60 100
+                pattern b program 2
+                lane x length 3
+                note 0 5 70 100
+                song loop
+                play a 2
+                play b 3
+
+                """,
             "c.pattern": """
                 tactus-pattern 2
                 seed 3
