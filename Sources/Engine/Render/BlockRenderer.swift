@@ -335,15 +335,7 @@ public struct BlockRenderer: ~Copyable {
             var offFrame = Int64.max
             var offSlot = 0
             if !outputFull, let slot = tracker.first {
-                let note = tracker.note(slot)
-                var f = segmentStart
-                if clock.isRolling && note.offBeat != NoteTracker.cutBeat {
-                    f = clock.frame(of: note.offBeat)
-                    if f < segmentStart { f = segmentStart }
-                }
-                // A note lasts at least one frame (§5).
-                if f <= note.onFrame { f = note.onFrame &+ 1 }
-                offFrame = f
+                offFrame = noteOffFrame(slot, notBefore: segmentStart)
                 offSlot = slot
             }
             var onFrame = Int64.max
@@ -379,6 +371,21 @@ public struct BlockRenderer: ~Copyable {
         }
         flushStaging(output: &output)
         renderedFrame = end
+    }
+
+    /// The frame of the note-off of the note in `slot`: its beat's frame
+    /// (§3), at once when cut, not before `floor`, and at least one frame
+    /// after its note-on (§5).
+    @_noLocks @inline(__always)
+    func noteOffFrame(_ slot: Int, notBefore floor: Int64) -> Int64 {
+        let note = tracker.note(slot)
+        var f = floor
+        if clock.isRolling && note.offBeat != NoteTracker.cutBeat {
+            f = clock.frame(of: note.offBeat)
+            if f < floor { f = floor }
+        }
+        if f <= note.onFrame { f = note.onFrame &+ 1 }
+        return f
     }
 
     /// Onsets one block may examine one by one (contract §6, reading (h)):

@@ -115,15 +115,9 @@ extension BlockRenderer {
     @_noLocks
     mutating func emitNoteOffs(dueBy frame: Int64, output: inout MIDIEventBuffer) {
         while let slot = tracker.first, output.count < output.capacity {
-            let note = tracker.note(slot)
-            var f = frame
-            if clock.isRolling && note.offBeat != NoteTracker.cutBeat {
-                f = clock.frame(of: note.offBeat)
-                if f < renderedFrame { f = renderedFrame }
-            }
-            if f <= note.onFrame { f = note.onFrame &+ 1 }
+            let f = noteOffFrame(slot, notBefore: renderedFrame)
             guard f <= frame else { return }
-            _ = output.append(.noteOff(offset: (f < frame ? f : frame) &- blockStartFrame, slot: slot))
+            _ = output.append(.noteOff(offset: f &- blockStartFrame, slot: slot))
             tracker.end(slot: slot)
         }
     }

@@ -122,7 +122,7 @@ struct PatternSwitchTests {
 
     @Test("random requests, settings, stops, locates and loops: the same log for any block partition, and no stuck notes")
     func anyPartition() throws {
-        var rng = SplitMix(seed: 29)
+        var rng = SplitMix64(seed: 29)
         let grids = ["now", "beat", "bar", "bars 2", "end"]
         var switched = 0
         defer { #expect(switched >= 10, "sessions that played another pattern than the first: \(switched)") }
@@ -164,17 +164,5 @@ struct PatternSwitchTests {
             }
             #expect(stuckNotes(reference) == 0, "session \(session):\n\(text)\n\(script)")
         }
-    }
-}
-
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -310,11 +310,14 @@ public enum PatternParser {
         var rule = SwitchRule()
         var seen = (at: false, phase: false, notes: false, grace: false)
         var i = 1
-        func value(_ option: String, _ choices: String) throws(PatternError) -> UnsafeBufferPointer<UInt8> {
+        /// `OPTION A|B` at field i: false for A, true for B.
+        func choice(_ option: String, _ a: StaticString, _ b: StaticString, _ choices: String) throws(PatternError) -> Bool {
             guard i + 1 < fields.count else {
                 throw PatternError(line: line, field: fields.field(i), reason: .badSwitchChoice(option: option, choices: choices, found: ""))
             }
-            return fields.field(i + 1)
+            if fields.field(i + 1, is: a) { return false }
+            if fields.field(i + 1, is: b) { return true }
+            throw PatternError(line: line, field: fields.field(i + 1), reason: .badSwitchChoice(option: option, choices: choices, found: fields.quoted(i + 1)))
         }
         while i < fields.count {
             if fields.field(i, is: "at") {
@@ -336,18 +339,12 @@ public enum PatternParser {
             } else if fields.field(i, is: "phase") {
                 if seen.phase { throw PatternError(line: line, field: fields.field(i), reason: .duplicateSwitchOption("phase")) }
                 seen.phase = true
-                let word = try value("phase", "restart or keep")
-                if fields.field(i + 1, is: "restart") { rule.keepsPhase = false }
-                else if fields.field(i + 1, is: "keep") { rule.keepsPhase = true }
-                else { throw PatternError(line: line, field: word, reason: .badSwitchChoice(option: "phase", choices: "restart or keep", found: fields.quoted(i + 1))) }
+                rule.keepsPhase = try choice("phase", "restart", "keep", "restart or keep")
                 i += 2
             } else if fields.field(i, is: "notes") {
                 if seen.notes { throw PatternError(line: line, field: fields.field(i), reason: .duplicateSwitchOption("notes")) }
                 seen.notes = true
-                let word = try value("notes", "cut or ring")
-                if fields.field(i + 1, is: "cut") { rule.notesRing = false }
-                else if fields.field(i + 1, is: "ring") { rule.notesRing = true }
-                else { throw PatternError(line: line, field: word, reason: .badSwitchChoice(option: "notes", choices: "cut or ring", found: fields.quoted(i + 1))) }
+                rule.notesRing = try choice("notes", "cut", "ring", "cut or ring")
                 i += 2
             } else if fields.field(i, is: "grace") {
                 if seen.grace { throw PatternError(line: line, field: fields.field(i), reason: .duplicateSwitchOption("grace")) }
