@@ -8,14 +8,15 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate pattern files; print what is wrong, with the line and column.",
         discussion: """
             Prints 'FILE: ok, N notes, loop length L beats' on standard output for a \
-            good file (version 2: 'N notes in K lanes, common cycle C beats'; version 3: \
-            'N notes in K lanes of P patterns[, song of E entries]'), and 'FILE:LINE:COLUMN: error: REASON' on standard error for a \
+            good file, and 'FILE:LINE:COLUMN: error: REASON' on standard error for a \
             bad one, as compilers print them (editors jump to the place): LINE counts from 1, COLUMN is the byte of the wrong field in \
             that line, from 1 (a problem that is on no one field, such as a missing \
             'length', has no COLUMN: 'FILE:LINE: error: REASON'). A .mid file is checked \
             as the pattern it imports to. '-' reads standard input. Exit status: 0 \
             when every file is good, 1 when one is bad or cannot be read, 2 for a \
-            wrong command line.
+            wrong command line. A version-2 file is 'ok, N notes in K lanes, common \
+            cycle C beats'; a version-3 file 'ok, N notes in K lanes of P patterns' \
+            (', song of E entries' when it has one).
             """)
 
     @Argument(help: "Pattern text files ('-' for standard input).")
