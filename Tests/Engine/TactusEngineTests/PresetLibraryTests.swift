@@ -30,7 +30,7 @@ struct PresetLibraryTests {
         return result
     }
 
-    @Test("at least 20 presets, each listed in manifest.ttl; drum grooves, key-following lines, polymeter and swing among them")
+    @Test("at least 20 presets, each listed in manifest.ttl; drum grooves, key-following lines, polymeter, swing, and several patterns with songs among them")
     func libraryIsComplete() throws {
         let presets = try PresetLibraryTests.presets()
         #expect(presets.count >= 20)
@@ -42,6 +42,11 @@ struct PresetLibraryTests {
         #expect(patterns.filter { $0.lanes.contains { $0.swingRatio != nil } }.count >= 3)
         #expect(patterns.filter { $0.notes.contains { $0.probability != BeatRational(1) } }.count >= 3)
         #expect(patterns.filter { $0.notes.allSatisfy { $0.channel == 10 } && !$0.notes.isEmpty }.count >= 10)
+        // Version 3 (§9): texts of several patterns, songs and triggers.
+        let arrangements = try presets.map { try PatternParser.arrangement($0.text) }
+        #expect(arrangements.filter { $0.patterns.count >= 3 }.count >= 4)
+        #expect(arrangements.filter { $0.song != nil }.count >= 2)
+        #expect(arrangements.filter { $0.triggers != PatternTriggers() }.count >= 3)
     }
 
     @Test("every preset parses and renders 16 beats exactly as the reference model does")
@@ -56,9 +61,17 @@ struct PresetLibraryTests {
                 384001 end
 
                 """
-            let result = try SessionHarness.run(pattern: preset.text, script: script, blocks: .fixed(256), withReference: true)
+            // Version 3 (patterns and songs, §9) is beyond the reference model: its
+            // presets must render alike for any block partition instead.
+            let version3 = preset.text.hasPrefix("tactus-pattern 3")
+            let result = try SessionHarness.run(pattern: preset.text, script: script, blocks: .fixed(256), withReference: !version3)
             #expect(result.core.filter { $0.bytes[0] & 0xF0 == 0x90 }.count >= 8, "\(preset.name) plays too little")
-            if let difference = firstDifference(canonical(result.core), canonical(result.reference!)) {
+            if version3 {
+                for plan in [BlockPlan.fixed(1), .random(minimum: 1, maximum: 3000, seed: 30)] {
+                    let other = try SessionHarness.run(pattern: preset.text, script: script, blocks: plan, withReference: false)
+                    #expect(other.core == result.core, "\(preset.name) with blocks \(plan)")
+                }
+            } else if let difference = firstDifference(canonical(result.core), canonical(result.reference!)) {
                 Issue.record("\(preset.name): \(difference)")
             }
         }

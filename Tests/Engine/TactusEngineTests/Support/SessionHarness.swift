@@ -58,7 +58,7 @@ enum SessionHarness {
         }
         var events: [LoggedEvent] = []
         let report = render.run(
-            pattern: initial, patternText: nil,
+            pattern: initial, patternText: Array(pattern.utf8),
             loadPattern: { name in
                 guard let text = patterns[name] else { return .failure(PatternLoadError("no pattern '\(name)'")) }
                 do { return .success((try PatternParser.parse(text), Array(text.utf8))) } catch {
