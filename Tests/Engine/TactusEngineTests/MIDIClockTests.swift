@@ -1,0 +1,341 @@
+import BigInt
+import Testing
+import TactusEngine
+import TactusModel
+import TactusOffline
+
+/// MIDI clock out (timing contract §12): the engine against a plain reference
+/// that enumerates clocks `k` (at beat `k/24` for a quarter-note beat) and maps
+/// each to its frame with §3's frame rule in exact rationals; the same output
+/// for any block partition; nothing outside the range; nothing when off.
+@Suite("MIDI clock (§12)")
+struct MIDIClockTests {
+    /// One transport event of a session, at an absolute frame.
+    struct Event {
+        var frame: Int64
+        var update: PositionUpdate
+    }
+
+    /// One emitted message, as a log line would show it.
+    struct Message: Equatable, CustomStringConvertible {
+        var frame: Int64
+        var status: UInt8
+        var data1: UInt8 = 0
+        var data2: UInt8 = 0
+        var description: String {
+            status == 0xF2 || status < 0xF0
+                ? "\(frame) \(hex(status)) \(hex(data1)) \(hex(data2))" : "\(frame) \(hex(status))"
+        }
+        func hex(_ b: UInt8) -> String { let s = String(b, radix: 16); return s.count == 1 ? "0" + s : s }
+    }
+
+    // MARK: - The engine, driven block by block
+
+    /// Renders `events` over `frames` frames in blocks from `sizes`, each
+    /// update applied at its offset in the block it falls in.
+    static func render(
+        sampleRate: Double, events: [Event], frames: Int64, sizes: (Int) -> Int, clock: Bool = true,
+        pattern: String? = nil, capacity: Int = 4096
+    ) throws -> [Message] {
+        var renderer = BlockRenderer(sampleRate: sampleRate)
+        var out = MIDIEventBuffer(storageCapacity: capacity)
+        if let pattern { _ = renderer.install(PatternSnapshot.make(try PatternParser.parse(pattern))) }
+        var log: [Message] = []
+        var start: Int64 = 0
+        var next = 0
+        var block = 0
+        while start < frames {
+            let n = Int(min(Int64(sizes(block)), frames - start))
+            block += 1
+            renderer.beginBlock(frameCount: n, output: &out)
+            if block == 1 && clock { renderer.setMIDIClock(enabled: true, output: &out) }
+            while next < events.count, events[next].frame < start + Int64(n) {
+                renderer.apply(events[next].update, atOffset: Int(events[next].frame - start), output: &out)
+                next += 1
+            }
+            renderer.endBlock(output: &out)
+            for e in out.events {
+                log.append(Message(frame: start + e.offset, status: e.status, data1: e.data1, data2: e.data2))
+            }
+            start += Int64(n)
+        }
+        renderer.install(nil)?.destroy()
+        return log
+    }
+
+    static func clockMessages(_ log: [Message]) -> [Message] { log.filter { $0.status >= 0xF0 } }
+
+    // MARK: - The reference: §12 read literally, in exact rationals
+
+    /// Plays `events` (updates that carry `speed`, `barBeat` with `bar: 0`, or
+    /// only `beatsPerMinute`; a position more than 1/8 beat from where the
+    /// transport is, so that each is plainly a start, a jump, a stop or a
+    /// tempo change) and lists the clock messages of frames before `frames`.
+    static func reference(sampleRate: Int64, events: [Event], frames: Int64) -> [Message] {
+        let R = Q(sampleRate)
+        var rolling = false
+        var f0: Int64 = 0
+        var b0 = Q.zero
+        var tempo = Q(120)
+        var running = false
+        var waitingForZero = false
+        var k = BigInt(0)
+        var log: [Message] = []
+        let tolerance = Q(BigInt(1), BigInt(10_000))
+        let endClock = BigInt(16384 * 6)
+
+        func x(_ beat: Q) -> Q { (beat - b0) * Q(60) * R / tempo }
+        func frame(_ beat: Q) -> Int64 { f0 + Int64((x(beat) - tolerance).ceiling) }
+        func clockBeat(_ k: BigInt) -> Q { Q(k, 24) }
+        func beat(at f: Int64) -> Q { rolling ? b0 + Q(f - f0) * tempo / (Q(60) * R) : b0 }
+
+        /// The messages due in `[from, to)` under the anchor in force.
+        func play(from: Int64, to: Int64) {
+            guard rolling else { return }
+            if waitingForZero {
+                let f = max(frame(.zero), from)
+                guard f < to else { return }
+                log += [Message(frame: f, status: 0xF2), Message(frame: f, status: 0xFA)]
+                waitingForZero = false
+                running = true
+                k = 0
+            }
+            while running {
+                let f = max(frame(clockBeat(k)), from)
+                guard f < to else { return }
+                if k == endClock {
+                    log.append(Message(frame: f, status: 0xFC))
+                    running = false
+                    return
+                }
+                log.append(Message(frame: f, status: 0xF8))
+                k += 1
+            }
+        }
+
+        var last: Int64 = 0
+        for event in events where event.frame < frames {
+            play(from: last, to: event.frame)
+            last = event.frame
+            let u = event.update
+            let f = event.frame
+            let e = beat(at: f)
+            if let t = u.beatsPerMinute { tempo = Q(t) }
+            let nowRolling = (u.speed ?? (rolling ? 1 : 0)) > 0
+            let b = u.barBeat.map { Q($0) } ?? e
+            let moved = u.barBeat != nil
+            if rolling && !nowRolling {
+                if running { log.append(Message(frame: f, status: 0xFC)) }
+                running = false
+                waitingForZero = false
+                rolling = false
+                f0 = f
+                b0 = b
+            } else if nowRolling && (!rolling || moved) {
+                // A start, or a jump (the generator keeps positions 1/8 beat away).
+                if running { log.append(Message(frame: f, status: 0xFC)) }
+                running = false
+                waitingForZero = false
+                rolling = true
+                f0 = f
+                b0 = b
+                if b < .zero {
+                    waitingForZero = true
+                } else {
+                    // The first sixteenth n whose clock 6n is at or after the update (x > -1e-4).
+                    var n = (b * Q(4)).ceiling
+                    if n > 0 && Q.zero < x(clockBeat(6 * (n - 1))) + tolerance { n -= 1 }
+                    if n <= 16383 {
+                        log += [
+                            Message(frame: f, status: 0xF2, data1: UInt8(n & 0x7f), data2: UInt8(n >> 7)),
+                            Message(frame: f, status: n == 0 ? 0xFA : 0xFB),
+                        ]
+                        running = true
+                        k = 6 * n
+                    }
+                }
+            } else {
+                // A tempo change while rolling (a repeat) or anything while stopped.
+                if rolling { b0 = e }
+                f0 = f
+                if !rolling { b0 = b }
+            }
+        }
+        play(from: last, to: frames)
+        return log
+    }
+
+    // MARK: - Sessions
+
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9e37_79b9_7f4a_7c15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+            return z ^ (z >> 31)
+        }
+        mutating func int(_ r: ClosedRange<Int>) -> Int { r.lowerBound + Int(next() % UInt64(r.count)) }
+        /// A beat on a 1/64 grid (exact in a float), now and then near the end of SPP's range or before 0.
+        mutating func beat() -> Double {
+            switch int(0...9) {
+            case 0: return Double(int(-256...(-1))) / 64
+            case 1: return 4090 + Double(int(0...640)) / 64
+            default: return Double(int(0...(64 * 40))) / 64
+            }
+        }
+    }
+
+    /// A random session: a start, then tempo changes, jumps, loops back, stops and restarts.
+    static func session(seed: UInt64, sampleRate: Int64, frames: Int64) -> [Event] {
+        var g = Generator(state: seed)
+        var events: [Event] = []
+        var frame = Int64(g.int(0...2000))
+        let firstTempo = Double(g.int(40 * 4...240 * 4)) / 4
+        events.append(Event(frame: frame, update: PositionUpdate(speed: 1, bar: 0, barBeat: g.beat(), beatsPerBar: 4, beatsPerMinute: firstTempo)))
+        // Track where the transport is, to keep each move plainly a jump (1/8 beat away).
+        var rolling = true
+        var anchor = (frame: frame, beat: Q(events[0].update.barBeat!))
+        var tempo = Q(firstTempo)
+        while true {
+            frame += Int64(g.int(1...Int(frames / 6)))
+            if frame >= frames { break }
+            let here = rolling ? anchor.beat + Q(frame - anchor.frame) * tempo / Q(60 * sampleRate) : anchor.beat
+            switch g.int(0...9) {
+            case 0...2:
+                let t = Double(g.int(30 * 8...300 * 8)) / 8
+                events.append(Event(frame: frame, update: PositionUpdate(beatsPerMinute: t)))
+                anchor = (frame, here)
+                tempo = Q(t)
+            case 3...5:
+                let b = g.beat()
+                guard !rolling || Q(1, 8) < (Q(b) - here).magnitude else { continue }
+                events.append(Event(frame: frame, update: PositionUpdate(speed: 1, bar: 0, barBeat: b)))
+                anchor = (frame, Q(b))
+                rolling = true
+            case 6:
+                // A host's loop: back to a bar start (a wrap is a jump).
+                let b = Double(4 * g.int(0...3))
+                guard !rolling || Q(1, 8) < (Q(b) - here).magnitude else { continue }
+                events.append(Event(frame: frame, update: PositionUpdate(speed: 1, bar: 0, barBeat: b)))
+                anchor = (frame, Q(b))
+                rolling = true
+            default:
+                guard rolling else { continue }
+                events.append(Event(frame: frame, update: PositionUpdate(speed: 0)))
+                anchor = (frame, here)
+                rolling = false
+            }
+        }
+        return events
+    }
+
+    // MARK: - Tests
+
+    @Test("worked example of §12: start, jump, tempo change, stop (48 kHz, 120 bpm)")
+    func workedExample() throws {
+        let events = [
+            Event(frame: 0, update: PositionUpdate(speed: 1, bar: 0, barBeat: 0, beatsPerBar: 4, beatsPerMinute: 120)),
+            Event(frame: 25700, update: PositionUpdate(speed: 1, bar: 0, barBeat: 2.125)),
+            Event(frame: 31000, update: PositionUpdate(beatsPerMinute: 60)),
+            Event(frame: 40000, update: PositionUpdate(speed: 0)),
+        ]
+        let log = try Self.render(sampleRate: 48000, events: events, frames: 45000, sizes: { _ in 256 })
+        var expected = [Message(frame: 0, status: 0xF2), Message(frame: 0, status: 0xFA)]
+        expected += (0...25).map { Message(frame: Int64($0) * 1000, status: 0xF8) }
+        expected += [Message(frame: 25700, status: 0xFC), Message(frame: 25700, status: 0xF2, data1: 9), Message(frame: 25700, status: 0xFB)]
+        expected += [28700, 29700, 30700, 32400, 34400, 36400, 38400].map { Message(frame: $0, status: 0xF8) }
+        expected.append(Message(frame: 40000, status: 0xFC))
+        #expect(log == expected)
+    }
+
+    @Test("clock messages come before the notes of their frame, and the notes are those of the clock off")
+    func orderAtOneFrameAndNotesUnchanged() throws {
+        let pattern = "tactus-pattern 1\nlength 4\nnote 0 1/2 60 100\nnote 1/3 1/3 64 90 2\nnote 2 1 62 100\n"
+        let events = [
+            Event(frame: 0, update: PositionUpdate(speed: 1, bar: 0, barBeat: 0, beatsPerBar: 4, beatsPerMinute: 120)),
+            Event(frame: 12000, update: PositionUpdate(speed: 1, bar: 0, barBeat: 2)),  // cuts C4, plays D4
+            Event(frame: 30000, update: PositionUpdate(speed: 0)),  // cuts D4
+        ]
+        let on = try Self.render(sampleRate: 48000, events: events, frames: 40000, sizes: { _ in 100 }, pattern: pattern)
+        let off = try Self.render(sampleRate: 48000, events: events, frames: 40000, sizes: { _ in 100 }, clock: false, pattern: pattern)
+        #expect(on.filter { $0.status < 0xF0 } == off)
+        #expect(Self.clockMessages(off).isEmpty)
+        let at12000 = on.filter { $0.frame == 12000 }.map(\.status)
+        #expect(at12000 == [0xFC, 0xF2, 0xFB, 0xF8, 0x80, 0x81, 0x90])
+        #expect(on.filter { $0.frame == 0 }.map(\.status) == [0xF2, 0xFA, 0xF8, 0x90])
+        #expect(on.filter { $0.frame == 30000 }.map(\.status) == [0xFC, 0x80])
+    }
+
+    @Test("random sessions: every clock message at the reference's frame, for random block sizes")
+    func randomSessionsMatchTheReference() throws {
+        var messages = 0
+        for seed in UInt64(1)...40 {
+            let rate: Int64 = [44100, 48000, 96000][Int(seed % 3)]
+            let frames = Int64(400_000 + Int(seed) * 10_000)
+            let events = Self.session(seed: seed, sampleRate: rate, frames: frames)
+            let expected = Self.reference(sampleRate: rate, events: events, frames: frames)
+            var g = Generator(state: seed &* 7919)
+            let sizes = (0..<4096).map { _ in g.int(0...9) == 0 ? g.int(0...8192) : g.int(1...1024) }
+            let got = Self.clockMessages(try Self.render(sampleRate: Double(rate), events: events, frames: frames, sizes: { sizes[$0 % sizes.count] }))
+            let fixed = Self.clockMessages(try Self.render(sampleRate: Double(rate), events: events, frames: frames, sizes: { _ in 256 }))
+            #expect(got == fixed, "seed \(seed): the block partition changed the clock")
+            #expect(got == expected, "seed \(seed): \(Self.firstDifference(got, expected))")
+            messages += got.count
+        }
+        print("MIDI clock: 40 sessions, \(messages) clock messages, each at the reference's frame")
+    }
+
+    static func firstDifference(_ a: [Message], _ b: [Message]) -> String {
+        for i in 0..<min(a.count, b.count) where a[i] != b[i] { return "at \(i): engine \(a[i]), reference \(b[i])" }
+        return "engine \(a.count) messages, reference \(b.count)"
+    }
+
+    @Test("out of range: nothing past sixteenth 16383, a Stop where play leaves the range, a start at beat 0 from before it")
+    func range() throws {
+        // Past the end: nothing at all.
+        let beyond = [Event(frame: 0, update: PositionUpdate(speed: 1, bar: 0, barBeat: 4096, beatsPerBar: 4, beatsPerMinute: 120))]
+        #expect(try Self.render(sampleRate: 48000, events: beyond, frames: 100_000, sizes: { _ in 256 }).isEmpty)
+        // Rolling into the end: the last clock is 98303 (beat 4095 + 23/24), then Stop at clock 98304's frame.
+        let intoEnd = [Event(frame: 0, update: PositionUpdate(speed: 1, bar: 0, barBeat: 4095, beatsPerBar: 4, beatsPerMinute: 120))]
+        let end = try Self.render(sampleRate: 48000, events: intoEnd, frames: 100_000, sizes: { _ in 256 })
+        #expect(end.prefix(2) == [Message(frame: 0, status: 0xF2, data1: 0x7c, data2: 0x7f), Message(frame: 0, status: 0xFB)])
+        #expect(end.filter { $0.status == 0xF8 }.count == 24)
+        #expect(end.last == Message(frame: 24000, status: 0xFC))
+        // From before beat 0: SPP 0 and Start at beat 0's frame.
+        let countIn = [Event(frame: 0, update: PositionUpdate(speed: 1, bar: 0, barBeat: -1, beatsPerBar: 4, beatsPerMinute: 120))]
+        let start = try Self.render(sampleRate: 48000, events: countIn, frames: 26_000, sizes: { _ in 300 })
+        #expect(start.prefix(4) == [
+            Message(frame: 24000, status: 0xF2), Message(frame: 24000, status: 0xFA), Message(frame: 24000, status: 0xF8),
+            Message(frame: 25000, status: 0xF8),
+        ])
+    }
+
+    @Test("a float a hair past a sixteenth keeps it (§3's tolerance), and the clock off sends nothing")
+    func toleranceAndOff() throws {
+        // 48 kHz, 120 bpm: a clock is 1000 frames; 1/4 + 2^-30 beat is 2.2e-5 frames past sixteenth 1.
+        let events = [Event(frame: 0, update: PositionUpdate(speed: 1, bar: 0, barBeat: 0.25 + 0x1p-30, beatsPerBar: 4, beatsPerMinute: 120))]
+        let log = try Self.render(sampleRate: 48000, events: events, frames: 2500, sizes: { _ in 64 })
+        #expect(log == [
+            Message(frame: 0, status: 0xF2, data1: 1), Message(frame: 0, status: 0xFB), Message(frame: 0, status: 0xF8),
+            Message(frame: 1000, status: 0xF8), Message(frame: 2000, status: 0xF8),
+        ])
+        #expect(try Self.render(sampleRate: 48000, events: events, frames: 2500, sizes: { _ in 64 }, clock: false).isEmpty)
+    }
+
+    @Test("deactivation while running: Stop at the first frame of the next block")
+    func deactivation() {
+        var renderer = BlockRenderer(sampleRate: 48000)
+        var out = MIDIEventBuffer(storageCapacity: 64)
+        renderer.beginBlock(frameCount: 1500, output: &out)
+        renderer.setMIDIClock(enabled: true, output: &out)
+        renderer.apply(PositionUpdate(speed: 1, bar: 0, barBeat: 0, beatsPerBar: 4, beatsPerMinute: 120), atOffset: 0, output: &out)
+        renderer.endBlock(output: &out)
+        #expect(out.events.map(\.status) == [0xF2, 0xFA, 0xF8, 0xF8])
+        renderer.activate()
+        renderer.beginBlock(frameCount: 5000, output: &out)
+        renderer.endBlock(output: &out)
+        #expect(out.events.map { [Int($0.offset), Int($0.status)] } == [[0, 0xFC]])
+    }
+}
