@@ -64,7 +64,7 @@ public struct MIDIClock: Sendable, BitwiseCopyable {
 
     /// True when the renderer must look at the clock before skipping a quiet stretch.
     public var needsRendering: Bool {
-        @_noLocks @inline(__always) get { isRunning || isWaitingForBeatZero || owesStop }
+        @inline(__always) @_noLocks get { isRunning || isWaitingForBeatZero || owesStop }
     }
 
     // MARK: - Changes (the renderer calls these at the frame they act, after rendering up to it)
