@@ -338,4 +338,27 @@ struct MIDIClockTests {
         renderer.endBlock(output: &out)
         #expect(out.events.map { [Int($0.offset), Int($0.status)] } == [[0, 0xFC]])
     }
+    @Test("tactus render --clock: the worked example's transport script, its lines and their descriptions")
+    func offlineRenderWithClock() throws {
+        let script = try TransportScript(parsing: "tactus-transport 1\n0 play\n25700 locate 2.125\n31000 tempo 60\n40000 stop\n45000 end\n")
+        let pattern = try PatternParser.parse("tactus-pattern 1\nlength 4\nnote 0 1/2 60 100\n")
+        var logs: [[LoggedEvent]] = []
+        for blocks in [BlockPlan.fixed(256), .fixed(1), try BlockPlan(parsing: "random:1-4096@7")] {
+            var render = OfflineRender(script: script, sampleRate: 48000, blocks: blocks)
+            render.midiClock = true
+            render.annotate = true
+            var logged: [LoggedEvent] = []
+            _ = render.run(pattern: pattern, loadPattern: { _ in .failure(PatternLoadError("no edits")) }) { events, _ in logged += events }
+            logs.append(logged)
+        }
+        #expect(logs[1] == logs[0] && logs[2] == logs[0])
+        let lines = logs[0].filter { $0.bytes != [0xF8] }.map { "\(EventLog.line($0)) \($0.summary)" }
+        #expect(lines == [
+            "0 f2 00 00 song position 0 (sixteenths)", "0 fa start", "0 90 3c 64 note-on  C4 (60) vel 100 ch 1",
+            "12000 80 3c 00 note-off C4 (60) ch 1", "25700 fc stop", "25700 f2 09 00 song position 9 (sixteenths)",
+            "25700 fb continue", "40000 fc stop",
+        ])
+        #expect(logs[0].filter { $0.bytes == [0xF8] }.map(\.frame) == (0...25).map { Int64($0) * 1000 } + [28700, 29700, 30700, 32400, 34400, 36400, 38400])
+        #expect(logs[0].first { $0.bytes == [0xF8] }?.summary == "clock")
+    }
 }
