@@ -46,7 +46,8 @@ public struct MIDIClock: Sendable, BitwiseCopyable {
     /// Clock messages that found no room in the output (§12.7).
     public private(set) var droppedMessages: Int64 = 0
     /// The host's beat unit `u` (§12.1): clock `k` lies at beat `k × u / 96`.
-    /// 4 (a beat is a quarter note) until a host's `time:beatUnit` is read.
+    /// The transport's (`TransportClock.beatUnit`, 4 until a host's
+    /// `time:beatUnit` is read), taken at every change the clock is told of.
     public private(set) var beatUnit: Int64 = 4
 
     /// A clock that is off.
@@ -77,6 +78,7 @@ public struct MIDIClock: Sendable, BitwiseCopyable {
         guard on != isEnabled else { return }
         if on {
             isEnabled = true
+            beatUnit = Int64(transport.beatUnit)
             if transport.isRolling { begin(transport: transport, atFrame: frame, blockStart: blockStart, output: &output, owedNoteOffs: owedNoteOffs) }
         } else {
             if isRunning { send(MIDIClock.stop, atFrame: frame, blockStart: blockStart, output: &output, owedNoteOffs: owedNoteOffs) }
@@ -89,10 +91,19 @@ public struct MIDIClock: Sendable, BitwiseCopyable {
     @_noLocks
     public mutating func transportChanged(_ change: TransportChange, transport: TransportClock, atFrame frame: Int64, blockStart: Int64, output: inout MIDIEventBuffer, owedNoteOffs: Int) {
         guard isEnabled else { return }
+        // Reading (s): another beat unit puts the same beat on another quarter
+        // note; while running that is a jump of the clock (Stop, SPP, Continue).
+        let unit = Int64(transport.beatUnit)
+        let unitChanged = unit != beatUnit
+        beatUnit = unit
         switch change {
-        case .ignored, .stoppedUpdate, .repeat, .correction:
-            // §12.3: the clocks to come follow the new anchor; none is re-sent.
+        case .ignored, .stoppedUpdate:
             return
+        case .repeat, .correction:
+            // §12.3: the clocks to come follow the new anchor; none is re-sent.
+            if unitChanged && isRunning {
+                begin(transport: transport, atFrame: frame, blockStart: blockStart, output: &output, owedNoteOffs: owedNoteOffs)
+            }
         case .stop:
             if isRunning { send(MIDIClock.stop, atFrame: frame, blockStart: blockStart, output: &output, owedNoteOffs: owedNoteOffs) }
             isRunning = false
@@ -111,13 +122,16 @@ public struct MIDIClock: Sendable, BitwiseCopyable {
         isWaitingForBeatZero = false
     }
 
-    /// §12.2 at a start or jump to the transport's anchor beat at `frame`.
+    /// §12.2 at a start or jump to the beat at `frame`: the transport's anchor
+    /// beat when the update moved the anchor there, else (a beat unit changed
+    /// in a repeat, which keeps the anchor) the beat extrapolated to `frame`.
     @_noLocks
     mutating func begin(transport: TransportClock, atFrame frame: Int64, blockStart: Int64, output: inout MIDIEventBuffer, owedNoteOffs: Int) {
         if isRunning { send(MIDIClock.stop, atFrame: frame, blockStart: blockStart, output: &output, owedNoteOffs: owedNoteOffs) }
         isRunning = false
         isWaitingForBeatZero = false
-        let b = transport.anchorBeat
+        let sinceAnchor = frame &- transport.anchorFrame
+        let b = sinceAnchor == 0 ? transport.anchorBeat : transport.beat(atFrame: frame)
         if b < BeatPosition.zero {
             isWaitingForBeatZero = true
             return
@@ -127,15 +141,18 @@ public struct MIDIClock: Sendable, BitwiseCopyable {
         guard approximate < Double(MIDIClock.lastSixteenth) + 2 else { return }
         var n = BeatPosition.floorToInt64(approximate)
         if Double(n) < approximate { n &+= 1 }
-        if n > 0 && isAtOrAfterUpdate(clock: (n &- 1) &* MIDIClock.clocksPerSixteenth, transport) { n &-= 1 }
-        if !isAtOrAfterUpdate(clock: n &* MIDIClock.clocksPerSixteenth, transport) { n &+= 1 }
+        if n > 0 && isAtOrAfter(clock: (n &- 1) &* MIDIClock.clocksPerSixteenth, sinceAnchor: sinceAnchor, transport) { n &-= 1 }
+        if !isAtOrAfter(clock: n &* MIDIClock.clocksPerSixteenth, sinceAnchor: sinceAnchor, transport) { n &+= 1 }
         guard n <= MIDIClock.lastSixteenth else { return }
         sendPosition(sixteenth: n, atFrame: frame, blockStart: blockStart, output: &output, owedNoteOffs: owedNoteOffs)
     }
 
+    /// Whether clock `k` lies at or after the update `sinceAnchor` frames
+    /// after the transport's anchor, by §3's test (`x > -1e-4` frames).
     @_noLocks @inline(__always)
-    func isAtOrAfterUpdate(clock k: Int64, _ transport: TransportClock) -> Bool {
-        FrameRule.isAtOrAfterUpdate(exactOffset: transport.exactOffset(of: beat(ofClock: k)))
+    func isAtOrAfter(clock k: Int64, sinceAnchor: Int64, _ transport: TransportClock) -> Bool {
+        let x = transport.exactOffset(of: beat(ofClock: k))
+        return FrameRule.isAtOrAfterUpdate(exactOffset: sinceAnchor == 0 ? x : x - DoubleDouble(Double(sinceAnchor)))
     }
 
     /// SPP `n`, then Start (n = 0) or Continue; the clock runs from clock `6n`.

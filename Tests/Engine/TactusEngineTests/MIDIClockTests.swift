@@ -77,6 +77,7 @@ struct MIDIClockTests {
         var f0: Int64 = 0
         var b0 = Q.zero
         var tempo = Q(120)
+        var unit = Q(4)
         var running = false
         var waitingForZero = false
         var k = BigInt(0)
@@ -86,7 +87,7 @@ struct MIDIClockTests {
 
         func x(_ beat: Q) -> Q { (beat - b0) * Q(60) * R / tempo }
         func frame(_ beat: Q) -> Int64 { f0 + Int64((x(beat) - tolerance).ceiling) }
-        func clockBeat(_ k: BigInt) -> Q { Q(k, 24) }
+        func clockBeat(_ k: BigInt) -> Q { Q(k, 96) * unit }
         func beat(at f: Int64) -> Q { rolling ? b0 + Q(f - f0) * tempo / (Q(60) * R) : b0 }
 
         /// The messages due in `[from, to)` under the anchor in force.
@@ -121,6 +122,8 @@ struct MIDIClockTests {
             let f = event.frame
             let e = beat(at: f)
             if let t = u.beatsPerMinute { tempo = Q(t) }
+            let unitChanged = u.beatUnit.map { Q($0) != unit } ?? false
+            if let v = u.beatUnit { unit = Q(v) }
             let nowRolling = (u.speed ?? (rolling ? 1 : 0)) > 0
             let b = u.barBeat.map { Q($0) } ?? e
             let moved = u.barBeat != nil
@@ -131,8 +134,9 @@ struct MIDIClockTests {
                 rolling = false
                 f0 = f
                 b0 = b
-            } else if nowRolling && (!rolling || moved) {
-                // A start, or a jump (the generator keeps positions 1/8 beat away).
+            } else if nowRolling && (!rolling || moved || (running && unitChanged)) {
+                // A start, or a jump (the generator keeps positions 1/8 beat away), or
+                // another beat unit while running (reading (s): a jump to where we are).
                 if running { log.append(Message(frame: f, status: 0xFC)) }
                 running = false
                 waitingForZero = false
@@ -143,7 +147,7 @@ struct MIDIClockTests {
                     waitingForZero = true
                 } else {
                     // The first sixteenth n whose clock 6n is at or after the update (x > -1e-4).
-                    var n = (b * Q(4)).ceiling
+                    var n = (b * Q(16) / unit).ceiling
                     if n > 0 && Q.zero < x(clockBeat(6 * (n - 1))) + tolerance { n -= 1 }
                     if n <= 16383 {
                         log += [
@@ -188,12 +192,17 @@ struct MIDIClockTests {
     }
 
     /// A random session: a start, then tempo changes, jumps, loops back, stops and restarts.
-    static func session(seed: UInt64, sampleRate: Int64, frames: Int64) -> [Event] {
+    /// With `meters`, the host's beat unit too: one of 2, 4, 8, 16 at the start
+    /// and changed now and then (alone, or with a tempo change).
+    static func session(seed: UInt64, sampleRate: Int64, frames: Int64, meters: Bool = false) -> [Event] {
         var g = Generator(state: seed)
         var events: [Event] = []
         var frame = Int64(g.int(0...2000))
         let firstTempo = Double(g.int(40 * 4...240 * 4)) / 4
-        events.append(Event(frame: frame, update: PositionUpdate(speed: 1, bar: 0, barBeat: g.beat(), beatsPerBar: 4, beatsPerMinute: firstTempo)))
+        let units: [Double] = [2, 4, 8, 16]
+        events.append(Event(frame: frame, update: PositionUpdate(
+            speed: 1, bar: 0, barBeat: g.beat(), beatsPerBar: 4, beatsPerMinute: firstTempo,
+            beatUnit: meters ? units[g.int(0...3)] : nil)))
         // Track where the transport is, to keep each move plainly a jump (1/8 beat away).
         var rolling = true
         var anchor = (frame: frame, beat: Q(events[0].update.barBeat!))
@@ -205,7 +214,8 @@ struct MIDIClockTests {
             switch g.int(0...9) {
             case 0...2:
                 let t = Double(g.int(30 * 8...300 * 8)) / 8
-                events.append(Event(frame: frame, update: PositionUpdate(beatsPerMinute: t)))
+                let unit = meters && g.int(0...1) == 0 ? units[g.int(0...3)] : nil
+                events.append(Event(frame: frame, update: PositionUpdate(beatsPerMinute: t, beatUnit: unit)))
                 anchor = (frame, here)
                 tempo = Q(t)
             case 3...5:
@@ -221,6 +231,9 @@ struct MIDIClockTests {
                 events.append(Event(frame: frame, update: PositionUpdate(speed: 1, bar: 0, barBeat: b)))
                 anchor = (frame, Q(b))
                 rolling = true
+            case 7 where meters:
+                // Another beat unit alone: the anchor stays (a repeat).
+                events.append(Event(frame: frame, update: PositionUpdate(beatUnit: units[g.int(0...3)])))
             default:
                 guard rolling else { continue }
                 events.append(Event(frame: frame, update: PositionUpdate(speed: 0)))
@@ -285,6 +298,67 @@ struct MIDIClockTests {
             messages += got.count
         }
         print("MIDI clock: 40 sessions, \(messages) clock messages, each at the reference's frame")
+    }
+
+    @Test("random sessions with beat units 2, 4, 8, 16 changing while running: each change a jump, every message at the reference's frame")
+    func randomMetersMatchTheReference() throws {
+        var messages = 0
+        for seed in UInt64(101)...130 {
+            let rate: Int64 = [44100, 48000, 96000][Int(seed % 3)]
+            let frames = Int64(400_000 + Int(seed % 40) * 10_000)
+            let events = Self.session(seed: seed, sampleRate: rate, frames: frames, meters: true)
+            let expected = Self.reference(sampleRate: rate, events: events, frames: frames)
+            var g = Generator(state: seed &* 7919)
+            let sizes = (0..<4096).map { _ in g.int(0...9) == 0 ? g.int(0...8192) : g.int(1...1024) }
+            let got = Self.clockMessages(try Self.render(sampleRate: Double(rate), events: events, frames: frames, sizes: { sizes[$0 % sizes.count] }))
+            let fixed = Self.clockMessages(try Self.render(sampleRate: Double(rate), events: events, frames: frames, sizes: { _ in 256 }))
+            #expect(got == fixed, "seed \(seed): the block partition changed the clock")
+            #expect(got == expected, "seed \(seed): \(Self.firstDifference(got, expected))")
+            messages += got.count
+        }
+        print("MIDI clock, changing beat units: 30 sessions, \(messages) clock messages, each at the reference's frame")
+    }
+
+    @Test("6/8 (beatUnit 8): 12 clocks a beat, SPP in sixteenths of a quarter; 4/4 to 6/8 while running is a jump")
+    func sixEight() throws {
+        // 48 kHz, 120 eighth notes a minute: a beat is 24000 frames, a clock 2000.
+        let events = [
+            Event(frame: 0, update: PositionUpdate(speed: 1, bar: 0, barBeat: 0, beatsPerBar: 6, beatsPerMinute: 120, beatUnit: 8)),
+            Event(frame: 30000, update: PositionUpdate(speed: 1, bar: 0, barBeat: 3)),  // beat 3 = quarter 1.5 = sixteenth 6
+            Event(frame: 40000, update: PositionUpdate(speed: 0)),
+        ]
+        var expected = [Message(frame: 0, status: 0xF2), Message(frame: 0, status: 0xFA)]
+        expected += (0...14).map { Message(frame: Int64($0) * 2000, status: 0xF8) }
+        expected += [Message(frame: 30000, status: 0xFC), Message(frame: 30000, status: 0xF2, data1: 6), Message(frame: 30000, status: 0xFB)]
+        expected += (0...4).map { Message(frame: 30000 + Int64($0) * 2000, status: 0xF8) }
+        expected.append(Message(frame: 40000, status: 0xFC))
+        for sizes in [{ (_: Int) in 1 }, { _ in 256 }, { $0 % 2 == 0 ? 777 : 31 }] {
+            #expect(Self.clockMessages(try Self.render(sampleRate: 48000, events: events, frames: 45000, sizes: sizes)) == expected)
+        }
+        #expect(Self.reference(sampleRate: 48000, events: events, frames: 45000) == expected)
+        // 12 clocks between beats 1 and 2 (frames 24000 and 48000 of a plain start).
+        let plain = try Self.render(sampleRate: 48000, events: [events[0]], frames: 48001, sizes: { _ in 256 })
+        #expect(plain.filter { $0.status == 0xF8 && $0.frame >= 24000 && $0.frame < 48000 }.count == 12)
+
+        // 4/4, then at beat 1 (frame 24000) the host says beatUnit 8: beat 1 is now
+        // quarter 0.5, sixteenth 2: Stop, SPP 2, Continue, then a clock every 2000 frames.
+        let change = [
+            Event(frame: 0, update: PositionUpdate(speed: 1, bar: 0, barBeat: 0, beatsPerBar: 4, beatsPerMinute: 120, beatUnit: 4)),
+            Event(frame: 24000, update: PositionUpdate(beatsPerBar: 6, beatUnit: 8)),
+        ]
+        var changed = [Message(frame: 0, status: 0xF2), Message(frame: 0, status: 0xFA)]
+        changed += (0...23).map { Message(frame: Int64($0) * 1000, status: 0xF8) }
+        changed += [Message(frame: 24000, status: 0xFC), Message(frame: 24000, status: 0xF2, data1: 2), Message(frame: 24000, status: 0xFB)]
+        changed += (0...2).map { Message(frame: 24000 + Int64($0) * 2000, status: 0xF8) }
+        for sizes in [{ (_: Int) in 1 }, { _ in 256 }, { $0 % 2 == 0 ? 777 : 31 }] {
+            #expect(Self.clockMessages(try Self.render(sampleRate: 48000, events: change, frames: 29000, sizes: sizes)) == changed)
+        }
+        #expect(Self.reference(sampleRate: 48000, events: change, frames: 29000) == changed)
+        // The same unit again changes nothing; an unusable one (0, 4.5) is passed over.
+        for unit in [8.0, 0, 4.5] {
+            let again = change + [Event(frame: 26500, update: PositionUpdate(beatUnit: unit))]
+            #expect(Self.clockMessages(try Self.render(sampleRate: 48000, events: again, frames: 29000, sizes: { _ in 256 })) == changed)
+        }
     }
 
     static func firstDifference(_ a: [Message], _ b: [Message]) -> String {
