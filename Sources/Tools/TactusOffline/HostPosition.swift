@@ -93,7 +93,7 @@ extension PositionUpdate {
         case .beat: beat = number
         case .beatsPerBar: beatsPerBar = number
         case .beatsPerMinute: beatsPerMinute = number
-        case .beatUnit: break
+        case .beatUnit: beatUnit = number
         }
     }
 }

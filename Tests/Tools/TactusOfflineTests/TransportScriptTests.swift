@@ -262,7 +262,7 @@ struct HostPositionTests {
         ])
         let u = p.update
         #expect(u == PositionUpdate(
-            frame: 5, speed: 1, bar: 2, barBeat: Double(Float(0.7)), beat: 3.25, beatsPerBar: 3, beatsPerMinute: 140))
+            frame: 5, speed: 1, bar: 2, barBeat: Double(Float(0.7)), beat: 3.25, beatsPerBar: 3, beatsPerMinute: 140, beatUnit: 8))
         // A Float 0.7 reaches the core as 0.699999988..., not 0.7.
         #expect(u.barBeat == 0.699999988079071)
         #expect(!u.hasInvalidKey)
@@ -281,9 +281,12 @@ struct HostPositionTests {
         #expect(u.speed == 1)
     }
 
-    @Test func numericBeatUnitIsNotDecoded() {
-        #expect(HostPosition(fields: [(.beatUnit, .int(8))]).update == PositionUpdate())
-        #expect(HostPosition(fields: [(.beatUnit, .double(4.5)), (.speed, .int(1))]).update == PositionUpdate(speed: 1))
+    /// The beat unit reaches the core as it is sent (the MIDI clock counts
+    /// quarter notes by it, §12.1); the core, not the decoding, passes over
+    /// one it cannot use (4.5).
+    @Test func numericBeatUnitIsDecoded() {
+        #expect(HostPosition(fields: [(.beatUnit, .int(8))]).update == PositionUpdate(beatUnit: 8))
+        #expect(HostPosition(fields: [(.beatUnit, .double(4.5)), (.speed, .int(1))]).update == PositionUpdate(speed: 1, beatUnit: 4.5))
     }
 
     /// Timing contract §6: a key of a non-numeric type, whichever key, voids the update.

@@ -184,3 +184,25 @@ struct JackBBTFillTests {
         #expect(bar == Int32(beats / 4) + 1 && beat == Int32(beats.truncatingRemainder(dividingBy: 4)) + 1)
     }
 }
+
+/// `tactus jack`'s transport follower passes the timebase master's
+/// `beat_type` on as the beat unit the MIDI clock counts in (§12.1).
+@Suite("JACK follower: beat_type")
+struct JackFollowerBeatTypeTests {
+    static func cycle(frame: UInt32, beatType: Float, bbt: Bool = true) -> JackTransportSnapshot {
+        JackTransportSnapshot(
+            cycleStart: Int64(frame), frameCount: 256, rolling: true, frame: frame, hasBBT: bbt, bar: 1, beat: 1, tick: 0,
+            ticksPerBeat: bbt ? 1920 : 0, beatsPerBar: bbt ? 6 : 0, beatType: bbt ? beatType : 0, beatsPerMinute: bbt ? 120 : 0)
+    }
+
+    @Test("beat_type as beatUnit; a change of it alone is reported; none without BBT")
+    func beatType() {
+        var follower = JackTransportFollower()
+        #expect(follower.update(for: Self.cycle(frame: 0, beatType: 8))?.beatUnit == 8)
+        #expect(follower.update(for: Self.cycle(frame: 256, beatType: 8)) == nil)  // rolling on, nothing new
+        let changed = follower.update(for: Self.cycle(frame: 512, beatType: 4))
+        #expect(changed?.beatUnit == 4 && changed?.speed == 1)
+        var plain = JackTransportFollower()
+        #expect(plain.update(for: Self.cycle(frame: 0, beatType: 0, bbt: false))?.beatUnit == nil)
+    }
+}
