@@ -29,6 +29,9 @@ struct JournalEntry: Sendable, BitwiseCopyable {
 struct ProcessContext {
     let client: OpaquePointer
     let midiOut: OpaquePointer
+    /// The `clock_out` port (timing contract §12): nil where no server runs
+    /// (`JackCyclePlayer`), which leaves the engine's MIDI clock off.
+    let clockOut: OpaquePointer?
     let controlIn: OpaquePointer
     let sequencer: UnsafeMutablePointer<Sequencer>
     let follower: UnsafeMutablePointer<JackTransportFollower>
@@ -101,6 +104,7 @@ enum JackSequencerProcess {
         c.counters.pointee.expectedFrameTime = frameTime &+ frameCount
         if c.flags.pointee.closedAt.load(ordering: .relaxed) >= 0 {
             if let output = tactus_jack_port_buffer(c.midiOut, frameCount) { tactus_jack_midi_clear(output) }
+            if let port = c.clockOut, let output = tactus_jack_port_buffer(port, frameCount) { tactus_jack_midi_clear(output) }
             return
         }
 
@@ -114,6 +118,12 @@ enum JackSequencerProcess {
         if let output {
             tactus_jack_midi_clear(output)
             room = min(room, tactus_jack_midi_space(output) / JackSequencerProcess.bytesPerEvent)
+        }
+        // The clock's messages share the engine's output (§12.7): it keeps within both buffers.
+        let clockOutput = c.clockOut.flatMap { tactus_jack_port_buffer($0, frameCount) }
+        if let clockOutput {
+            tactus_jack_midi_clear(clockOutput)
+            room = min(room, tactus_jack_midi_space(clockOutput) / JackSequencerProcess.bytesPerEvent)
         }
         let closing = c.flags.pointee.closeRequested.load(ordering: .acquiring)
         beginCycle(c, frame: frame, transport: transport, room: room, closing: closing)
@@ -133,14 +143,15 @@ enum JackSequencerProcess {
         // on its own, and reads errors and statistics after the session.
         _ = c.sequencer.pointee.takeOwed()
 
-        if let output {
-            for e in c.sequencer.pointee.events {
-                c.scratch[0] = e.status
-                c.scratch[1] = e.data1
-                c.scratch[2] = e.data2
-                if tactus_jack_midi_write(output, jack_nframes_t(e.offset), c.scratch, 3) != 0 {
-                    c.counters.pointee.failedWrites &+= 1
-                }
+        // Notes to midi_out, the MIDI clock (system messages, 1 or 3 bytes) to clock_out.
+        for e in c.sequencer.pointee.events {
+            c.scratch[0] = e.status
+            c.scratch[1] = e.data1
+            c.scratch[2] = e.data2
+            let isClock = e.isSystemMessage
+            guard let port = isClock ? clockOutput : output else { continue }
+            if tactus_jack_midi_write(port, jack_nframes_t(e.offset), c.scratch, isClock ? e.byteCount : 3) != 0 {
+                c.counters.pointee.failedWrites &+= 1
             }
         }
         if closing { c.flags.pointee.closedAt.store(frame &+ Int64(frameCount), ordering: .releasing) }
@@ -155,6 +166,8 @@ enum JackSequencerProcess {
         if let installed = c.sequencer.pointee.beginBlock(frameCount: Int(transport.frameCount), eventCapacity: room) {
             journal(c, JournalEntry(kind: .installed, frame: frame, snapshot: installed.tag))
         }
+        // §12: with a clock_out port the clock is on from the first cycle (a no-op after).
+        if c.clockOut != nil { c.sequencer.pointee.setMIDIClock(enabled: true) }
         if let update = c.follower.pointee.update(for: transport) {
             c.sequencer.pointee.apply(update, atOffset: 0)
             journal(c, JournalEntry(kind: .position, frame: frame, update: update))

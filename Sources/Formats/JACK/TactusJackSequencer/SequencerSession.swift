@@ -81,6 +81,7 @@ public enum SequencerSession {
         defer { jack_client_close(client) }
         let clientName = String(cString: jack_get_client_name(client))
         guard let midiOut = jack_port_register(client, "midi_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0),
+            let clockOut = jack_port_register(client, "clock_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0),
             let controlIn = jack_port_register(client, "control", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0)
         else { throw SequencerError(description: "cannot register the MIDI ports") }
         if options.rtcheck && tactus_rtcheck_hooks_init() != 1 {
@@ -90,7 +91,8 @@ public enum SequencerSession {
         let sampleRate = Double(jack_get_sample_rate(client))
         // The first pattern plays from the first cycle.
         let first = PatternSnapshot.make(editor.pattern, text: firstText, tag: 0)
-        let session = SessionState(sampleRate: sampleRate, client: client, midiOut: midiOut, controlIn: controlIn, options: options, pattern: first)
+        let session = SessionState(
+            sampleRate: sampleRate, client: client, midiOut: midiOut, clockOut: clockOut, controlIn: controlIn, options: options, pattern: first)
         defer { session.free() }
         var journal: JournalWriter? = nil
         if let folder = options.journal {
@@ -127,7 +129,7 @@ public enum SequencerSession {
         let tty = isatty(0) == 1
         if !options.quiet {
             let period = jack_get_buffer_size(client)
-            SequencerSession.say("tactus jack: client \(clientName) at \(Int(sampleRate)) Hz, \(period) frames a cycle; ports \(clientName):midi_out, \(clientName):control")
+            SequencerSession.say("tactus jack: client \(clientName) at \(Int(sampleRate)) Hz, \(period) frames a cycle; ports \(clientName):midi_out, \(clientName):clock_out, \(clientName):control")
             SequencerSession.say(options.master
                 ? "tactus jack: timebase master at \(PatternEditor.numberText(options.beatsPerMinute)) bpm, \(PatternEditor.numberText(options.beatsPerBar)) beats a bar"
                 : "tactus jack: following JACK transport (BBT from the timebase master when there is one)")
@@ -174,8 +176,8 @@ final class SessionState {
     let sampleRate: Double
 
     init(
-        sampleRate: Double, client: OpaquePointer, midiOut: OpaquePointer, controlIn: OpaquePointer, options: SequencerOptions,
-        pattern: PatternSnapshot
+        sampleRate: Double, client: OpaquePointer, midiOut: OpaquePointer, clockOut: OpaquePointer? = nil, controlIn: OpaquePointer,
+        options: SequencerOptions, pattern: PatternSnapshot
     ) {
         self.client = client
         self.options = options
@@ -193,7 +195,7 @@ final class SessionState {
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)
         context = .allocate(capacity: 1)
         context.initialize(to: ProcessContext(
-            client: client, midiOut: midiOut, controlIn: controlIn, sequencer: sequencer, follower: follower,
+            client: client, midiOut: midiOut, clockOut: clockOut, controlIn: controlIn, sequencer: sequencer, follower: follower,
             journal: journal, counters: counters, flags: flags, scratch: scratch,
             rtcheck: options.rtcheck, journaling: options.journal != nil))
         clock = .allocate(capacity: 1)
