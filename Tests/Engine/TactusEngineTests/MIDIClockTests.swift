@@ -428,4 +428,27 @@ struct MIDIClockTests {
         #expect(logs[0].filter { $0.bytes == [0xF8] }.map(\.frame) == (0...25).map { Int64($0) * 1000 } + [28700, 29700, 30700, 32400, 34400, 36400, 38400])
         #expect(logs[0].first { $0.bytes == [0xF8] }?.summary == "clock")
     }
+
+    @Test("tactus render --clock in 6/8: a script's positions with beatUnit=8 give 12 clocks a beat and SPP 6 at beat 3")
+    func offlineRenderSixEight() throws {
+        let script = try TransportScript(parsing: """
+            tactus-transport 1
+            0 position frame=0:l speed=1.0:f bar=0:l barBeat=0.0:f beatUnit=8:i beatsPerBar=6.0:f beatsPerMinute=120.0:f
+            30000 position frame=30000:l speed=1.0:f bar=0:l barBeat=3.0:f beatUnit=8:i beatsPerBar=6.0:f beatsPerMinute=120.0:f
+            40000 position speed=0.0:f
+            45000 end
+
+            """)
+        let pattern = try PatternParser.parse("tactus-pattern 1\nlength 4\nnote 0 1/2 60 100\n")
+        var render = OfflineRender(script: script, sampleRate: 48000, blocks: .fixed(256))
+        render.midiClock = true
+        var logged: [LoggedEvent] = []
+        _ = render.run(pattern: pattern, loadPattern: { _ in .failure(PatternLoadError("no edits")) }) { events, _ in logged += events }
+        let clock = logged.filter { $0.bytes.first! >= 0xF0 }
+        #expect(clock.filter { $0.bytes != [0xF8] }.map { EventLog.line($0) } == ["0 f2 00 00", "0 fa", "30000 fc", "30000 f2 06 00", "30000 fb", "40000 fc"])
+        let before: [Int64] = (0...14).map { Int64($0) * 2000 }
+        let after: [Int64] = (0...4).map { 30000 + Int64($0) * 2000 }
+        let clocks: [Int64] = clock.filter { $0.bytes == [0xF8] }.map(\.frame)
+        #expect(clocks == before + after)
+    }
 }
