@@ -6,6 +6,7 @@ import Synchronization
 import TactusEngine
 import TactusModel
 import TactusJack
+import TactusNSM
 
 /// How `tactus jack` runs: the command line's options.
 public struct SequencerOptions: Sendable {
@@ -54,7 +55,14 @@ let xrunCount = Atomic<Int>(0)
 public enum SequencerSession {
     /// Runs until `quit`, the end of standard input, SIGINT/SIGTERM or the
     /// JACK server going away. Throws when it cannot start.
+    ///
+    /// With `NSM_URL` set (docs/jack.md, "In a session manager"), it first
+    /// announces itself to the session manager and registers with JACK only
+    /// once told to open a session, under the client id given, with the
+    /// session's pattern and settings; the end of standard input does not
+    /// quit it then.
     public static func run(_ options: SequencerOptions) throws(SequencerError) {
+        var options = options
         var editor: PatternEditor
         var firstText: [UInt8]
         if let file = options.patternFile {
@@ -72,6 +80,47 @@ public enum SequencerSession {
             }
         }
 
+        let seedText = firstText
+        let seedSettings = options.sessionSettings
+        signal(SIGINT) { _ in quitSignal.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in quitSignal.store(true, ordering: .relaxed) }
+        signal(SIGPIPE, SIG_IGN)
+
+        let sessionManager = try SessionManagerLink.fromEnvironment(quiet: options.quiet)
+        var opening: SessionManagerLink.OpenRequest? = nil
+        if let link = sessionManager {
+            link.announce(name: options.name)
+            // No JACK client until the session manager says which session, under which name.
+            while opening == nil {
+                guard let request = try link.waitForOpen(quit: { quitSignal.load(ordering: .relaxed) }) else { return }
+                switch OpenedSession.open(SessionFolder(path: request.path), seedText: seedText, seedSettings: seedSettings) {
+                case .success(let opened):
+                    for warning in opened.warnings { printError("Warning: \(warning)") }
+                    editor = opened.editor
+                    firstText = opened.text
+                    options.apply(opened.settings)
+                    options.name = request.clientID
+                    opening = request
+                case .failure(let failure):
+                    link.fail(NSMProtocol.openPath, failure.code, failure.message, sender: request.sender)
+                }
+            }
+        }
+        do {
+            try openAndPlay(options, editor: editor, firstText: firstText, sessionManager: sessionManager, opening: opening, seedText: seedText, seedSettings: seedSettings)
+        } catch {
+            // The session manager is told why, not left waiting for the open's answer.
+            if let opening { sessionManager?.fail(NSMProtocol.openPath, .general, error.description, sender: opening.sender) }
+            throw error
+        }
+    }
+
+    /// Opens the JACK client (named `options.name`), plays `editor`'s
+    /// pattern and runs the prompt until the end.
+    private static func openAndPlay(
+        _ options: SequencerOptions, editor: PatternEditor, firstText: [UInt8], sessionManager: SessionManagerLink?,
+        opening: SessionManagerLink.OpenRequest?, seedText: [UInt8], seedSettings: SessionSettings
+    ) throws(SequencerError) {
         var status = jack_status_t(rawValue: 0)
         var openOptions = JackNoStartServer
         if options.server != nil { openOptions = jack_options_t(rawValue: openOptions.rawValue | JackServerName.rawValue) }
@@ -104,26 +153,15 @@ public enum SequencerSession {
         journal?.recordEdit(tag: 0, text: firstText)
         journal?.write(JournalEntry(kind: .installed, frame: 0, snapshot: 0))
 
-        signal(SIGINT) { _ in quitSignal.store(true, ordering: .relaxed) }
-        signal(SIGTERM) { _ in quitSignal.store(true, ordering: .relaxed) }
-        signal(SIGPIPE, SIG_IGN)
         jack_on_shutdown(client, { _ in serverGone.store(true, ordering: .relaxed) }, nil)
         jack_set_xrun_callback(client, { _ in xrunCount.add(1, ordering: .relaxed); return 0 }, nil)
         guard jack_set_process_callback(client, { n, arg in
             JackSequencerProcess.process(n, arg!)
             return 0
         }, UnsafeMutableRawPointer(session.context)) == 0 else { throw SequencerError(description: "cannot set the process callback") }
-        if options.master {
-            guard jack_set_timebase_callback(client, 0, { _, _, pos, _, arg in
-                JackSequencerProcess.timebase(pos!, arg!)
-            }, UnsafeMutableRawPointer(session.clock)) == 0 else {
-                throw SequencerError(description: "cannot become the JACK timebase master")
-            }
-        }
+        if options.master && !session.becomeTimebaseMaster() { throw SequencerError(description: "cannot become the JACK timebase master") }
         guard jack_activate(client) == 0 else { throw SequencerError(description: "cannot activate the JACK client") }
-        for port in options.connect where jack_connect(client, "\(clientName):midi_out", port) != 0 {
-            printError("Warning: cannot connect \(clientName):midi_out to \(port) (see jack_lsp for the port names)")
-        }
+        session.connect(options.connect)
         if options.play { jack_transport_start(client) }
 
         let tty = isatty(0) == 1
@@ -137,6 +175,17 @@ public enum SequencerSession {
         }
 
         var prompt = Prompt(session: session, editor: editor, journal: journal, tty: tty, quiet: options.quiet)
+        if let link = sessionManager, let opening {
+            // Open: registered, playing; the session manager hears it is done.
+            prompt.sessionManager = link
+            prompt.seedText = seedText
+            prompt.seedSettings = seedSettings
+            link.folder = SessionFolder(path: opening.path)
+            link.clientID = opening.clientID
+            link.markClean()
+            link.reply(to: NSMProtocol.openPath, "opened \(opening.path) as JACK client \(clientName)", sender: opening.sender)
+            link.say("opened \(PatternEditor.displayPath(opening.path)) as JACK client \(clientName)")
+        }
         prompt.loop()
         let failures = prompt.close()
         if !failures.isEmpty {
@@ -170,9 +219,13 @@ public enum SequencerSession {
 /// What the prompt thread allocates for the process callback, and frees after it.
 final class SessionState {
     let context: UnsafeMutablePointer<ProcessContext>
-    let clock: UnsafeMutablePointer<MasterClock>
+    /// What the timebase callback reads; a switch to another session's tempo
+    /// makes a new one and keeps the old in `retiredClocks` until `free()`.
+    var clock: UnsafeMutablePointer<MasterClock>
+    var retiredClocks: [UnsafeMutablePointer<MasterClock>] = []
     let client: OpaquePointer
-    let options: SequencerOptions
+    /// The options as they are now (a switch to another session changes its settings).
+    var options: SequencerOptions
     let sampleRate: Double
 
     init(
@@ -213,6 +266,14 @@ final class SessionState {
         c.scratch.deallocate()
         context.deinitialize(count: 1).deallocate()
         clock.deinitialize(count: 1).deallocate()
+        for retired in retiredClocks { retired.deinitialize(count: 1).deallocate() }
+    }
+
+    /// The timebase callback of `--master`, at `clock`'s tempo and meter.
+    func becomeTimebaseMaster() -> Bool {
+        jack_set_timebase_callback(client, 0, { _, _, pos, _, arg in
+            JackSequencerProcess.timebase(pos!, arg!)
+        }, UnsafeMutableRawPointer(clock)) == 0
     }
 }
 
@@ -225,6 +286,12 @@ struct Prompt {
     var journal: JournalWriter?
     let tty: Bool
     let quiet: Bool
+    /// Under a session manager (NSM): the link, and what a new session starts from.
+    var sessionManager: SessionManagerLink?
+    var seedText: [UInt8] = []
+    var seedSettings = SessionSettings()
+    /// Standard input ended under a session manager, which keeps the client running.
+    private var inputEnded = false
     /// An edit not yet accepted by the full queue; a newer edit replaces it.
     private var waiting: PatternSnapshot? = nil
     private var nextTag: UInt64 = 1
@@ -254,10 +321,18 @@ struct Prompt {
                 return
             }
             housekeeping()
+            if inputEnded {
+                serviceSessionManager(timeoutMilliseconds: 20)
+                continue
+            }
             let next = lineEditor != nil ? lineEditor!.next(timeoutMilliseconds: 20) : input.next(timeoutMilliseconds: 20)
             switch next {
             case .timeout: continue
-            case .end: return
+            case .end:
+                // A session manager starts clients without a terminal: it, not the input, ends the session.
+                guard sessionManager != nil else { return }
+                inputEnded = true
+                if !quiet { SequencerSession.say("tactus jack: standard input ended; the session manager keeps tactus running (SIGTERM quits)") }
             case .line(let line):
                 if !handle(line) { return }
                 showPrompt()
@@ -290,6 +365,7 @@ struct Prompt {
         case .changed(let text):
             edits += 1
             publish()
+            sessionManager?.markDirty()
             if !quiet { SequencerSession.say(text) }
         case .transport(let request):
             transport(request)
@@ -303,7 +379,7 @@ struct Prompt {
     /// offers it; if the queue is full (the process callback is not running),
     /// it waits in `waiting`, replaced by any newer edit, and is offered again
     /// by `housekeeping`.
-    private mutating func publish() {
+    mutating func publish() {
         // The text as edited: the author's comments and layout kept.
         let text = editor.text
         let tag = nextTag
@@ -319,6 +395,7 @@ struct Prompt {
         exchange.pointee.reclaim()
         if let snapshot = waiting, exchange.pointee.offer(snapshot) { waiting = nil }
         drainJournal()
+        if !inputEnded { serviceSessionManager(timeoutMilliseconds: 0) }
     }
 
     private mutating func drainJournal() {
