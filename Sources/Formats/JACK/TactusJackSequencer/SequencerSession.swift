@@ -86,7 +86,7 @@ public enum SequencerSession {
         signal(SIGTERM) { _ in quitSignal.store(true, ordering: .relaxed) }
         signal(SIGPIPE, SIG_IGN)
 
-        let sessionManager = try SessionManagerLink.fromEnvironment(quiet: options.quiet)
+        let sessionManager = SessionManagerLink.fromEnvironment(quiet: options.quiet)
         var opening: SessionManagerLink.OpenRequest? = nil
         if let link = sessionManager {
             link.announce(name: options.name)

@@ -16,6 +16,8 @@ final class SessionManagerLink {
     var clientID: String?
     /// What the server was last told: changes not saved.
     private(set) var dirty = false
+    /// The server answered the announce.
+    private var welcomed = false
 
     /// An `open` the server sent, and where to answer it.
     struct OpenRequest {
@@ -31,14 +33,17 @@ final class SessionManagerLink {
         case save(SocketAddress)
     }
 
-    /// The link when `NSM_URL` is set (and not empty), nil otherwise.
-    static func fromEnvironment(quiet: Bool) throws(SequencerError) -> SessionManagerLink? {
+    /// The link when `NSM_URL` is set (and not empty), nil otherwise. As the
+    /// API says, an `NSM_URL` that cannot be used (not osc.udp://HOST:PORT/,
+    /// a host not found) means no session management: a warning, and nil.
+    static func fromEnvironment(quiet: Bool) -> SessionManagerLink? {
         guard let raw = getenv("NSM_URL"), raw.pointee != 0 else { return nil }
         do {
             let url = try NSMURL(parsing: String(cString: raw))
             return SessionManagerLink(endpoint: try UDPEndpoint(server: url), url: url, quiet: quiet)
         } catch {
-            throw SequencerError(description: error.description)
+            SequencerSession.printError("Warning: \(error.description); running without a session manager")
+            return nil
         }
     }
 
@@ -59,7 +64,13 @@ final class SessionManagerLink {
     /// else comes), or returns nil at SIGINT/SIGTERM. Throws when the server
     /// refuses the announce.
     func waitForOpen(quit: () -> Bool) throws(SequencerError) -> OpenRequest? {
+        var waited = 0
         while !quit() {
+            waited += 1
+            if waited == 50 && !welcomed {
+                // An NSM server answers at once; say so rather than wait in silence.
+                SequencerSession.printError("tactus jack: NSM: no answer from the session manager at \(url.text) in 5 s; still waiting for it to open a session (SIGTERM quits)")
+            }
             for action in try receive(timeoutMilliseconds: 100) {
                 switch action {
                 case .open(let request): return request
@@ -87,6 +98,7 @@ final class SessionManagerLink {
             }
             switch NSMProtocol.request(message) {
             case .welcome(let text, let manager, let capabilities):
+                welcomed = true
                 say("under \(manager) (\(text.isEmpty ? "no message" : text); its capabilities \(capabilities.isEmpty ? "none" : capabilities))")
             case .refused(let code, let text):
                 throw SequencerError(description: "the session manager at \(url.text) refused tactus (error \(code)): \(text)")
