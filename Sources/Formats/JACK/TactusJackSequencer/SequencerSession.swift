@@ -423,6 +423,8 @@ struct Prompt {
     /// reach the journal, deactivates, reports. Returns the journal's files
     /// that could not be written.
     mutating func close() -> [String] {
+        // Closing (a SIGTERM is how a session manager ends a session): no more of its messages.
+        sessionManager = nil
         let flags = session.context.pointee.flags
         // An edit still waiting goes out first, so that none is lost.
         var patience = 0
