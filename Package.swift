@@ -78,7 +78,7 @@ let package = Package(
         // engine. `@_noLocks` on its process callback checks across the
         // module line: the engine's public `@_noLocks` methods and `@inlinable` queue.
         .target(
-            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusJack", "FileIO"],
+            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusJack", "TactusOffline", "FileIO"],
             path: "Sources/Formats/JACK/TactusJackSequencer",
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
 
