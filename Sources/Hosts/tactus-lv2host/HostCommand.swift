@@ -112,6 +112,9 @@ struct HostCommand: ParsableCommand {
                     let file = URL(fileURLWithPath: resolve(path)).standardizedFileURL.path
                     host.control.append(frames: frames, type: objectType, body: AtomBody.patchSet(
                         property: u.patternFile, valueType: u.atomPath, text: Array(file.utf8), uris: u))
+                case .thru(let on):
+                    // The plugin reads its port at the block start: the block the action falls in.
+                    host.thruToggle.pointee = on ? 1 : 0
                 case .laneMutes(let bits):
                     host.control.append(frames: frames, type: objectType, body: AtomBody.patchSetLong(
                         property: u.laneMutes, value: Int64(bitPattern: bits), uris: u))

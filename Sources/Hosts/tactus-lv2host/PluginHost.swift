@@ -19,6 +19,8 @@ final class PluginHost {
     let notify: OutputSequence
     /// The `clock` control input (§12): 0 (off) unless set.
     let clockToggle: UnsafeMutablePointer<Float>
+    /// The `midi_thru` control input (§7.5): 0 (off) until a script's `thru on`.
+    let thruToggle: UnsafeMutablePointer<Float>
     private let log: UnsafeMutablePointer<LV2_Log_Log>
     let features: HostFeatures
     var workerInterface: UnsafePointer<LV2_Worker_Interface>?
@@ -64,6 +66,8 @@ final class PluginHost {
         notify = OutputSequence(capacity: setup.notifyCapacity)
         clockToggle = .allocate(capacity: 1)
         clockToggle.initialize(to: 0)
+        thruToggle = .allocate(capacity: 1)
+        thruToggle.initialize(to: 0)
 
         let log = UnsafeMutablePointer<LV2_Log_Log>.allocate(capacity: 1)
         log.initialize(to: LV2_Log_Log())
@@ -88,6 +92,7 @@ final class PluginHost {
         lilv_instance_connect_port(instance, TactusPort.midiOut, midi ? midiOut.buffer : nil)
         lilv_instance_connect_port(instance, TactusPort.notify, notify ? self.notify.buffer : nil)
         lilv_instance_connect_port(instance, TactusPort.clock, clockToggle)
+        lilv_instance_connect_port(instance, TactusPort.midiThru, thruToggle)
     }
 
     deinit {
@@ -95,6 +100,7 @@ final class PluginHost {
         lilv_world_free(world)
         log.deallocate()
         clockToggle.deallocate()
+        thruToggle.deallocate()
     }
 
     var handle: LV2_Handle { lilv_instance_get_handle(instance) }

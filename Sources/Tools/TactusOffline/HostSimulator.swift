@@ -13,6 +13,9 @@ public enum ScriptInput: Equatable, Sendable {
     case get(String?)
     /// `patch:Set` of `urn:tactus:laneMutes` (§7.6).
     case laneMutes(UInt64)
+    /// MIDI thru on or off (§7.5): the plugin's `midi_thru` control port, which
+    /// it reads at each block start (a host sets it for the block it falls in).
+    case thru(Bool)
     /// An open editor's edit to the text of this pattern file (what changed, sent as an editor sends it).
     case editorEdit(String)
 }
@@ -273,6 +276,7 @@ public struct HostSimulator: Sendable {
                 case .patternFile(let path): frameInputs.append(.patternFile(path))
                 case .get(let property): frameInputs.append(.get(property))
                 case .laneMutes(let bits): frameInputs.append(.laneMutes(bits))
+                case .thru(let on): frameInputs.append(.thru(on))
                 case .editorEdit(let path): frameInputs.append(.editorEdit(path))
                 }
                 if action.changesTransport { updateIndex = frameInputs.count }

@@ -67,12 +67,15 @@ public struct TransportScript: Sendable {
         case editorEdit(String)
         /// `patch:Set` of `urn:tactus:laneMutes` (timing contract §7.6): bit i mutes lane i.
         case laneMutes(UInt64)
+        /// MIDI thru on or off (timing contract §7.5: the plugin's `midi_thru`,
+        /// `tactus jack`'s `thru`): input notes pass to the output from here.
+        case thru(Bool)
 
         /// Whether the action changes the simulated host's transport.
         public var changesTransport: Bool {
             switch self {
             case .tempo, .meter, .speed, .locate, .loop, .loopOff: return true
-            case .midi, .position, .pattern, .patternFile, .get, .laneMutes, .editorEdit: return false
+            case .midi, .position, .pattern, .patternFile, .get, .laneMutes, .editorEdit, .thru: return false
             }
         }
     }
@@ -244,6 +247,9 @@ extension TransportScript {
                 case "edit":
                     guard args.count == 1 else { throw fail("'edit' takes one file path") }
                     action = .editorEdit(args[0])
+                case "thru":
+                    guard args.count == 1, args[0] == "on" || args[0] == "off" else { throw fail("'thru' takes on or off") }
+                    action = .thru(args[0] == "on")
                 case "mute":
                     // `mute 0 2` mutes the first and third lanes; `mute` alone unmutes every lane.
                     var bits: UInt64 = 0

@@ -105,6 +105,7 @@ struct TransportScriptParsingTests {
             (h + "0 tempo fast\n1 end", 2, "'tempo' takes one number of beats per minute from 0.001 to 100000"),
             (h + "0 meter -3\n1 end", 2, "'meter' takes a number of beats per bar above 0, up to 1000000, and optionally a beat unit (meter 6 8)"),
             (h + "0 meter 6 4.5\n1 end", 2, "'meter' takes a beat unit that is a whole number from 1 to 256 (4 a quarter note, 8 an eighth), found '4.5'"),
+            (h + "0 thru yes\n1 end", 2, "'thru' takes on or off"),
             (h + "0 meter 6 8 2\n1 end", 2, "'meter' takes a number of beats per bar above 0, up to 1000000, and optionally a beat unit (meter 6 8)"),
             (h + "0 speed -1\n1 end", 2, "'speed' takes one number from 0 to 100000"),
             (h + "0 speed nan\n1 end", 2, "'speed' takes one number from 0 to 100000"),

@@ -73,6 +73,12 @@ struct JournalWriter {
             script += "\(entry.frame) midi \(JournalWriter.hex(entry.status)) \(JournalWriter.hex(entry.data1)) 00\n"
         case .followInput:
             script += "\(entry.frame) midi \(JournalWriter.hex(entry.status)) \(JournalWriter.hex(entry.data1)) \(JournalWriter.hex(entry.data2))\n"
+        case .laneMutes:
+            // The transport script's `mute` (lanes from 0; none: every lane unmuted).
+            let lanes = (0..<64).filter { entry.snapshot & (UInt64(1) << UInt64($0)) != 0 }
+            script += "\(entry.frame) mute" + lanes.map { " \($0)" }.joined() + "\n"
+        case .thru:
+            script += "\(entry.frame) thru \(entry.snapshot != 0 ? "on" : "off")\n"
         case .clock:
             frameTimes += "\(entry.frame) \(entry.snapshot)\n"
         case .installed:
