@@ -84,6 +84,12 @@ public enum SequencerSession {
             let clockOut = jack_port_register(client, "clock_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0),
             let controlIn = jack_port_register(client, "control", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0)
         else { throw SequencerError(description: "cannot register the MIDI ports") }
+        // JACK metadata: the names patchbays show (a server without a metadata store just keeps the short ones).
+        PrettyNames.set("Tactus", client: client)
+        for (port, pretty) in [(midiOut, "MIDI Out"), (clockOut, "MIDI Clock Out"), (controlIn, "Control In")] {
+            PrettyNames.set(pretty, port: port, client: client)
+        }
+        defer { PrettyNames.remove(client: client, ports: [midiOut, clockOut, controlIn]) }
         if options.rtcheck && tactus_rtcheck_hooks_init() != 1 {
             throw SequencerError(description: "--rtcheck needs the interposer preloaded: LD_PRELOAD=.../libTactusRTCheck.so")
         }
