@@ -87,12 +87,9 @@ struct GlueEquivalenceTests {
         let on = try PluginProcess.run(in: dir, arguments: ["--clock"])
         // 120 BPM at 48 kHz: F8 every 1000 frames; SPP 0 and Start at 0, Stop FC, SPP 32 and Continue at the locate, Stop at the stop.
         #expect(on.midi.filter { $0.bytes.first! < 0xF0 } == off.midi)
-        let system: [[Int64]] = on.midi.filter { $0.bytes.first! >= 0xF0 && $0.bytes != [0xF8] }.map { [$0.frame] + $0.bytes.map(Int64.init) }
-        let expectedSystem: [[Int64]] = [[0, 0xF2, 0, 0], [0, 0xFA], [24000, 0xFC], [24000, 0xF2, 32, 0], [24000, 0xFB], [48000, 0xFC]]
-        #expect(system == expectedSystem)
-        let clocks: [Int64] = on.midi.filter { $0.bytes == [0xF8] }.map(\.frame)
-        let expectedClocks: [Int64] = (0..<48).map { Int64($0) * 1000 }
-        #expect(clocks == expectedClocks)
+        GlueEquivalenceTests.expectClock(
+            on.midi, messages: [[0, 0xF2, 0, 0], [0, 0xFA], [24000, 0xFC], [24000, 0xF2, 32, 0], [24000, 0xFB], [48000, 0xFC]],
+            timingClocks: (0..<48).map { Int64($0) * 1000 })
     }
 
     @Test("§12.8: the toggle turned on while rolling starts the clock at that block (SPP, Continue); turned off, Stop there; on while stopped, it waits for the start")
@@ -105,14 +102,11 @@ struct GlueEquivalenceTests {
         // On at the block of 20500 (blocks of 512: 20992), off at 40960, on at 65024 (stopped), kept to the end.
         let out = try PluginProcess.run(in: dir, blocks: "512", arguments: ["--clock-toggle-at", "20500,40960,65000"])
         #expect(out.status == 0, "\(out.stderr)")
-        let system: [[Int64]] = out.midi.filter { $0.bytes.first! >= 0xF0 && $0.bytes != [0xF8] }.map { [$0.frame] + $0.bytes.map(Int64.init) }
         // 20992 is beat 0.8746...: sixteenth ceil(3.498...) = 4 (beat 1, frame 24000) -> SPP 4, Continue;
         // at 80000 the transport starts again from beat 2.5 (60000 frames rolled): SPP 10, Continue.
-        let expectedSystem: [[Int64]] = [[20992, 0xF2, 4, 0], [20992, 0xFB], [40960, 0xFC], [80000, 0xF2, 10, 0], [80000, 0xFB]]
-        #expect(system == expectedSystem)
-        let clocks: [Int64] = out.midi.filter { $0.bytes == [0xF8] }.map(\.frame)
-        let expectedClocks: [Int64] = (24..<41).map { Int64($0) * 1000 } + (80..<100).map { Int64($0) * 1000 }
-        #expect(clocks == expectedClocks)
+        GlueEquivalenceTests.expectClock(
+            out.midi, messages: [[20992, 0xF2, 4, 0], [20992, 0xFB], [40960, 0xFC], [80000, 0xF2, 10, 0], [80000, 0xFB]],
+            timingClocks: (24..<41).map { Int64($0) * 1000 } + (80..<100).map { Int64($0) * 1000 })
     }
 
     @Test("a host in 6/8 (meter 6 8: time:beatUnit 8): the clock counts quarter notes, 12 a beat (§12.1)")
@@ -125,13 +119,20 @@ struct GlueEquivalenceTests {
         let out = try PluginProcess.run(in: dir, blocks: "100", arguments: ["--clock"])
         #expect(out.status == 0, "\(out.stderr)")
         // Beat 3 (eighths) is quarter note 1.5: sixteenth 6.
-        let system: [[Int64]] = out.midi.filter { $0.bytes.first! >= 0xF0 && $0.bytes != [0xF8] }.map { [$0.frame] + $0.bytes.map(Int64.init) }
-        let expectedSystem: [[Int64]] = [[0, 0xF2, 6, 0], [0, 0xFB], [30000, 0xFC]]
-        #expect(system == expectedSystem)
-        let clocks: [Int64] = out.midi.filter { $0.bytes == [0xF8] }.map(\.frame)
-        let expectedClocks: [Int64] = (0..<15).map { Int64($0) * 2000 }
-        #expect(clocks == expectedClocks)
+        GlueEquivalenceTests.expectClock(
+            out.midi, messages: [[0, 0xF2, 6, 0], [0, 0xFB], [30000, 0xFC]], timingClocks: (0..<15).map { Int64($0) * 2000 })
         #expect(out.midi == (try PluginProcess.expected(in: dir, blocks: "100", midiClock: true)))
+    }
+
+    /// The clock messages of `log` but Timing Clocks are `messages` (each its
+    /// frame, then its bytes); the Timing Clocks are at `timingClocks`.
+    static func expectClock(
+        _ log: [LoggedEvent], messages: [[Int64]], timingClocks: [Int64], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let system: [[Int64]] = log.filter { $0.bytes.first! >= 0xF0 && $0.bytes != [0xF8] }.map { [$0.frame] + $0.bytes.map(Int64.init) }
+        #expect(system == messages, sourceLocation: sourceLocation)
+        let clocks: [Int64] = log.filter { $0.bytes == [0xF8] }.map(\.frame)
+        #expect(clocks == timingClocks, sourceLocation: sourceLocation)
     }
 
     @Test("version-2 sessions (lanes, swing, prob=, key-follow input): the plugin's log equals tactus render's")
