@@ -73,6 +73,8 @@ public struct OfflineRender {
         let exchange = sequencer.handOver
         var host = HostSimulator(script: script, sampleRate: sampleRate)
         var sizes = blocks.makeIterator()
+        // §7.5: input notes pass to the output while the script's `thru` is on.
+        var thru = false
         _ = exchange.pointee.reserve()
         sequencer.receive(prepared: PatternSnapshot.make(pattern, text: patternText))
         var preparedPattern: Pattern? = pattern
@@ -124,7 +126,7 @@ public struct OfflineRender {
                         apply(p.update, atOffset: input.offset)
                     case .midi(let bytes):
                         observer?(start + Int64(input.offset), .midi(bytes))
-                        bytes.withUnsafeBytes { _ = sequencer.receiveMIDI($0, atOffset: input.offset) }
+                        bytes.withUnsafeBytes { _ = sequencer.receiveMIDI($0, thru: thru, atOffset: input.offset) }
                     case .pattern(let path), .patternFile(let path), .editorEdit(let path):
                         // (An editor's edit is rendered as a text edit: what the editor
                         // sends is made to install the same text, timing aside.)
@@ -132,6 +134,8 @@ public struct OfflineRender {
                     case .laneMutes(let bits):
                         observer?(start + Int64(input.offset), .laneMutes(bits))
                         sequencer.apply(.laneMutes(bits), atOffset: input.offset)
+                    case .thru(let on):
+                        thru = on
                     case .get:
                         break
                     }

@@ -127,22 +127,21 @@ struct MIDIClockTests {
             let nowRolling = (u.speed ?? (rolling ? 1 : 0)) > 0
             let b = u.barBeat.map { Q($0) } ?? e
             let moved = u.barBeat != nil
-            if rolling && !nowRolling {
+            // A stop, a start or a jump: Stop if the clock runs, then the line restarts at (f, b).
+            func restart(rolling nowRolls: Bool) {
                 if running { log.append(Message(frame: f, status: 0xFC)) }
                 running = false
                 waitingForZero = false
-                rolling = false
+                rolling = nowRolls
                 f0 = f
                 b0 = b
+            }
+            if rolling && !nowRolling {
+                restart(rolling: false)
             } else if nowRolling && (!rolling || moved || (running && unitChanged)) {
                 // A start, or a jump (the generator keeps positions 1/8 beat away), or
                 // another beat unit while running (reading (s): a jump to where we are).
-                if running { log.append(Message(frame: f, status: 0xFC)) }
-                running = false
-                waitingForZero = false
-                rolling = true
-                f0 = f
-                b0 = b
+                restart(rolling: true)
                 if b < .zero {
                     waitingForZero = true
                 } else {
@@ -171,15 +170,11 @@ struct MIDIClockTests {
 
     // MARK: - Sessions
 
+    /// The project's SplitMix64 (`TactusOffline`), with what the sessions draw.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
+        var random: SplitMix64
+        init(state: UInt64) { random = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { random.next() }
         mutating func int(_ r: ClosedRange<Int>) -> Int { r.lowerBound + Int(next() % UInt64(r.count)) }
         /// A beat on a 1/64 grid (exact in a float), now and then near the end of SPP's range or before 0.
         mutating func beat() -> Double {

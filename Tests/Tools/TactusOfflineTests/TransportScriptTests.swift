@@ -103,7 +103,10 @@ struct TransportScriptParsingTests {
             (h + "100 end now", 2, "'end' takes no arguments"),
             (h + "0 tempo 0\n1 end", 2, "'tempo' takes one number of beats per minute from 0.001 to 100000"),
             (h + "0 tempo fast\n1 end", 2, "'tempo' takes one number of beats per minute from 0.001 to 100000"),
-            (h + "0 meter -3\n1 end", 2, "'meter' takes one number of beats per bar above 0, up to 1000000"),
+            (h + "0 meter -3\n1 end", 2, "'meter' takes a number of beats per bar above 0, up to 1000000, and optionally a beat unit (meter 6 8)"),
+            (h + "0 meter 6 4.5\n1 end", 2, "'meter' takes a beat unit that is a whole number from 1 to 256 (4 a quarter note, 8 an eighth), found '4.5'"),
+            (h + "0 thru yes\n1 end", 2, "'thru' takes on or off"),
+            (h + "0 meter 6 8 2\n1 end", 2, "'meter' takes a number of beats per bar above 0, up to 1000000, and optionally a beat unit (meter 6 8)"),
             (h + "0 speed -1\n1 end", 2, "'speed' takes one number from 0 to 100000"),
             (h + "0 speed nan\n1 end", 2, "'speed' takes one number from 0 to 100000"),
             (h + "0 play 2\n1 end", 2, "'play' takes no arguments"),
@@ -520,6 +523,17 @@ struct HostSimulatorTests {
         #expect(value(ups[1].position, .beat) == .double(10_000 * beatsPerFrame))
         #expect(value(ups[2].position, .beat) == .double(0))
         #expect(value(ups[3].position, .beat) == .double(8_000 * beatsPerFrame))
+    }
+
+    /// `meter N U` sets the beat unit every key set that reports one sends
+    /// (`time:beatUnit`, which the MIDI clock counts by, §12.1); `meter N` keeps it.
+    @Test func meterWithABeatUnitIsReported() throws {
+        for keys in ["bbt", "qtractor", "muse", "all"] {
+            let reports = updates(try deliver("keys \(keys)\n0 play\n100 meter 6 8\n200 meter 3\n300 stop\n400 end"))
+            let units = reports.map { r in r.position.fields.first { $0.key == .beatUnit }?.value }
+            #expect(units == [.int(4), .int(8), .int(8), .int(8)], "keys \(keys)")
+            #expect(reports[1].position.update.beatUnit == 8 && reports[1].position.update.beatsPerBar == 6, "keys \(keys)")
+        }
     }
 
     @Test func keySetsChooseTheKeysAndTheirTypes() throws {

@@ -133,6 +133,12 @@ public enum SequencerSession {
             let clockOut = jack_port_register(client, "clock_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0),
             let controlIn = jack_port_register(client, "control", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0)
         else { throw SequencerError(description: "cannot register the MIDI ports") }
+        // JACK metadata: the names patchbays show (a server without a metadata store just keeps the short ones).
+        PrettyNames.set("Tactus", client: client)
+        for (port, pretty) in [(midiOut, "MIDI Out"), (clockOut, "MIDI Clock Out"), (controlIn, "Control In")] {
+            PrettyNames.set(pretty, port: port, client: client)
+        }
+        defer { PrettyNames.remove(client: client, ports: [midiOut, clockOut, controlIn]) }
         if options.rtcheck && tactus_rtcheck_hooks_init() != 1 {
             throw SequencerError(description: "--rtcheck needs the interposer preloaded: LD_PRELOAD=.../libTactusRTCheck.so")
         }
@@ -300,6 +306,8 @@ struct Prompt {
     private var lineEditor: LineEditor?
     private var edits = 0
     private var rejected = 0
+    /// Lane mutes and MIDI thru (`mute`, `unmute`, `thru`), handed to the process callback.
+    private(set) var controls = LiveControls()
 
     init(session: SessionState, editor: PatternEditor, journal: JournalWriter?, tty: Bool, quiet: Bool) {
         self.session = session
@@ -356,7 +364,21 @@ struct Prompt {
 
     /// One command of a line; false to quit.
     private mutating func run(_ command: String) -> Bool {
-        switch editor.run(command) {
+        let words = PatternEditor.words(of: command)
+        let outcome: PatternEditor.Outcome
+        if let live = controls.run(words, lanes: LiveControls.laneNames(editor.pattern)) {
+            outcome = live
+            let flags = session.context.pointee.flags
+            flags.pointee.laneMutes.store(controls.laneMutes, ordering: .relaxed)
+            flags.pointee.thru.store(controls.thru, ordering: .relaxed)
+        } else if words.first == "status" {
+            outcome = words.count == 1 ? .answer(status()) : .error("status: takes nothing")
+        } else if words.first == "help" || words.first == "?" {
+            outcome = .answer(PatternEditor.help(adding: LiveControls.help))
+        } else {
+            outcome = editor.run(command)
+        }
+        switch outcome {
         case .answer(let text):
             if !text.isEmpty { SequencerSession.say(text) }
         case .error(let text):
@@ -401,6 +423,37 @@ struct Prompt {
     private mutating func drainJournal() {
         let queue = session.context.pointee.journal
         while let entry = queue.pointee.pop() { journal?.write(entry) }
+    }
+
+    /// What `status` says: JACK transport as Tactus follows it, the lane
+    /// mutes, MIDI thru, and what each port is connected to.
+    private func status() -> String {
+        let client = session.client
+        var pos = jack_position_t()
+        let state = jack_transport_query(client, &pos)
+        var transport = state == JackTransportRolling ? "rolling" : (state == JackTransportStarting ? "starting" : "stopped")
+        if pos.valid.rawValue & JackPositionBBT.rawValue != 0 {
+            transport += " at bar \(pos.bar) beat \(pos.beat), \(PatternEditor.numberText((pos.beats_per_minute * 100).rounded() / 100)) bpm, "
+                + "\(PatternEditor.numberText(Double(pos.beats_per_bar)))/\(PatternEditor.numberText(Double(pos.beat_type)))"
+        } else {
+            transport += " at frame \(pos.frame) (no BBT: \(PatternEditor.numberText(session.options.beatsPerMinute)) bpm)"
+        }
+        let name = String(cString: jack_get_client_name(client))
+        var lines = [
+            "transport: " + transport + (session.options.master ? " (Tactus is the timebase master)" : ""),
+            "lanes: " + controls.mutesText(lanes: LiveControls.laneNames(editor.pattern)),
+            "MIDI thru: " + (controls.thru ? "on" : "off"),
+        ]
+        for (port, arrow) in [("midi_out", "->"), ("clock_out", "->"), ("control", "<-")] {
+            var peers: [String] = []
+            if let p = jack_port_by_name(client, "\(name):\(port)"), let list = jack_port_get_connections(p) {
+                var i = 0
+                while let c = list[i] { peers.append(String(cString: c)); i += 1 }
+                jack_free(UnsafeMutableRawPointer(mutating: list))
+            }
+            lines.append("\(name):\(port) \(arrow) " + (peers.isEmpty ? "(not connected)" : peers.joined(separator: ", ")))
+        }
+        return lines.joined(separator: "\n")
     }
 
     private func transport(_ request: PatternEditor.TransportRequest) {
