@@ -35,6 +35,8 @@ extension SequencerOptions {
         settings.beatsPerMinute = beatsPerMinute
         settings.beatsPerBar = beatsPerBar
         settings.connect = connect
+        settings.laneMutes = laneMutes
+        settings.thru = thru
         return settings
     }
 
@@ -43,6 +45,8 @@ extension SequencerOptions {
         beatsPerMinute = settings.beatsPerMinute
         beatsPerBar = settings.beatsPerBar
         connect = settings.connect
+        laneMutes = settings.laneMutes
+        thru = settings.thru
     }
 }
 
@@ -84,6 +88,14 @@ extension SessionState {
 }
 
 extension Prompt {
+    /// Lane mutes and MIDI thru as a session has them: the next cycle plays by them.
+    mutating func apply(_ new: LiveControls) {
+        controls = new
+        let flags = session.context.pointee.flags
+        flags.pointee.laneMutes.store(controls.laneMutes, ordering: .relaxed)
+        flags.pointee.thru.store(controls.thru, ordering: .relaxed)
+    }
+
     /// Between lines: the session manager's messages (no wait when `timeoutMilliseconds` is 0).
     mutating func serviceSessionManager(timeoutMilliseconds: Int32) {
         guard let link = sessionManager else { return }
@@ -106,8 +118,11 @@ extension Prompt {
             link.fail(NSMProtocol.savePath, .general, "no session is open", sender: sender)
             return
         }
+        var settings = session.options.sessionSettings
+        settings.laneMutes = controls.laneMutes
+        settings.thru = controls.thru
         do {
-            try folder.save(pattern: editor.text, settings: session.options.sessionSettings)
+            try folder.save(pattern: editor.text, settings: settings)
         } catch {
             link.fail(NSMProtocol.savePath, .general, "\(error.description); the session keeps playing, unsaved", sender: sender)
             return
@@ -136,6 +151,10 @@ extension Prompt {
         publish()
         if !session.applyTimebase(opened.settings) { SequencerSession.printError("Warning: cannot become the JACK timebase master") }
         session.applyConnections(opened.settings)
+        var controls = LiveControls()
+        controls.laneMutes = opened.settings.laneMutes
+        controls.thru = opened.settings.thru
+        apply(controls)
         link.folder = folder
         var message = "opened \(request.path)"
         let name = String(cString: jack_get_client_name(session.client))

@@ -29,6 +29,9 @@ public struct SequencerOptions: Sendable {
     public var rtcheck = false
     /// Print only errors (and the answers to show).
     public var quiet = false
+    /// Lane mutes (bit `i`: lane `i`) and MIDI thru at the start: a session's settings (NSM).
+    public var laneMutes: UInt64 = 0
+    public var thru = false
 
     public init() {}
 }
@@ -186,6 +189,10 @@ public enum SequencerSession {
             prompt.sessionManager = link
             prompt.seedText = seedText
             prompt.seedSettings = seedSettings
+            var controls = LiveControls()
+            controls.laneMutes = options.laneMutes
+            controls.thru = options.thru
+            prompt.apply(controls)
             link.folder = SessionFolder(path: opening.path)
             link.clientID = opening.clientID
             link.markClean()
@@ -307,7 +314,7 @@ struct Prompt {
     private var edits = 0
     private var rejected = 0
     /// Lane mutes and MIDI thru (`mute`, `unmute`, `thru`), handed to the process callback.
-    private(set) var controls = LiveControls()
+    var controls = LiveControls()
 
     init(session: SessionState, editor: PatternEditor, journal: JournalWriter?, tty: Bool, quiet: Bool) {
         self.session = session
@@ -366,8 +373,10 @@ struct Prompt {
     private mutating func run(_ command: String) -> Bool {
         let words = PatternEditor.words(of: command)
         let outcome: PatternEditor.Outcome
+        let before = controls
         if let live = controls.run(words, lanes: LiveControls.laneNames(editor.pattern)) {
             outcome = live
+            if controls != before { sessionManager?.markDirty() }
             let flags = session.context.pointee.flags
             flags.pointee.laneMutes.store(controls.laneMutes, ordering: .relaxed)
             flags.pointee.thru.store(controls.thru, ordering: .relaxed)

@@ -1,5 +1,6 @@
 /// What `tactus jack` keeps in a session besides the pattern: tempo as
-/// timebase master, and the connections it was asked to make. Written as
+/// timebase master, the connections it was asked to make, the lane mutes
+/// and MIDI thru. Written as
 /// `session.settings` in the session's folder (docs/jack.md, "In a session
 /// manager"): a first line `tactus-jack-settings 1`, then one `KEY VALUE`
 /// line a setting, `#` comments and blank lines allowed:
@@ -9,6 +10,8 @@
 ///     bpm 133.7
 ///     beats-per-bar 4
 ///     connect fluidsynth:midi_00
+///     mute 2 3
+///     thru on
 ///
 /// A key this version does not know (one a newer Tactus writes) is skipped
 /// with a warning, so that the format can take more keys later; a known key
@@ -22,6 +25,10 @@ public struct SessionSettings: Equatable, Sendable {
     public var beatsPerBar = 4.0
     /// Input ports `midi_out` is connected to at open (`--connect`).
     public var connect: [String] = []
+    /// Bit `i` mutes lane `i` (text order), as `mute` at the prompt and the plugin's mute1-mute8; written as lane numbers from 1.
+    public var laneMutes: UInt64 = 0
+    /// MIDI thru from the control input (`thru on`).
+    public var thru = false
 
     public init() {}
 
@@ -37,6 +44,9 @@ public struct SessionSettings: Equatable, Sendable {
             "beats-per-bar \(SessionSettings.number(beatsPerBar))",
         ]
         lines += connect.map { "connect \($0)" }
+        let muted = (0..<64).filter { laneMutes & (UInt64(1) << UInt64($0)) != 0 }
+        if !muted.isEmpty { lines.append("mute " + muted.map { String($0 + 1) }.joined(separator: " ")) }
+        lines.append("thru \(thru ? "on" : "off")")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -70,6 +80,14 @@ public struct SessionSettings: Equatable, Sendable {
             case "connect":
                 guard words.count == 2, words[1].contains(":") else { throw bad("one port CLIENT:PORT, like fluidsynth:midi_00") }
                 connect.append(words[1])
+            case "mute":
+                for word in words.dropFirst() {
+                    guard let lane = Int(word), (1...64).contains(lane) else { throw bad("lane numbers 1-64") }
+                    laneMutes |= UInt64(1) << UInt64(lane - 1)
+                }
+            case "thru":
+                guard value == "on" || value == "off" else { throw bad("on or off") }
+                thru = value == "on"
             default:
                 warnings.append("line \(line): the key '\(key)' is not known to this version of tactus; skipped")
             }

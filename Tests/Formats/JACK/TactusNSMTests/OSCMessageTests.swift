@@ -131,17 +131,20 @@ import TactusNSM
         settings.beatsPerMinute = 133.7
         settings.beatsPerBar = 7
         settings.connect = ["fluidsynth:midi_00", "a:b"]
+        settings.laneMutes = 1 << 1 | 1 << 63
+        settings.thru = true
         var warnings: [String] = []
         #expect(try SessionSettings(parsing: settings.text, warnings: &warnings) == settings)
         #expect(warnings.isEmpty)
-        #expect(settings.text.contains("\ntactus-jack-settings 1\nmaster on\nbpm 133.7\nbeats-per-bar 7\nconnect fluidsynth:midi_00\nconnect a:b\n"))
+        #expect(settings.text.contains("\ntactus-jack-settings 1\nmaster on\nbpm 133.7\nbeats-per-bar 7\nconnect fluidsynth:midi_00\nconnect a:b\nmute 2 64\nthru on\n"))
+        #expect(SessionSettings().text.hasSuffix("beats-per-bar 4\nthru off\n"))
     }
 
     @Test func unknownKeysAreSkippedWithAWarning() throws {
         var warnings: [String] = []
-        let settings = try SessionSettings(parsing: "tactus-jack-settings 1\nmute 2\nbpm 90 # slow\n", warnings: &warnings)
+        let settings = try SessionSettings(parsing: "tactus-jack-settings 1\nswing-all 2\nbpm 90 # slow\n", warnings: &warnings)
         #expect(settings.beatsPerMinute == 90)
-        #expect(warnings == ["line 2: the key 'mute' is not known to this version of tactus; skipped"])
+        #expect(warnings == ["line 2: the key 'swing-all' is not known to this version of tactus; skipped"])
     }
 
     @Test func badValuesNameTheLine() {
@@ -153,6 +156,12 @@ import TactusNSM
         #expect(throws: NSMError("line 2: connect takes one port CLIENT:PORT, like fluidsynth:midi_00, found 'synth'")) {
             try SessionSettings(parsing: "tactus-jack-settings 1\nconnect synth\n", warnings: &warnings)
         }
+    }
+
+    @Test func muteTakesLaneNumbers() {
+        var warnings: [String] = []
+        #expect(throws: NSMError("line 2: mute takes lane numbers 1-64, found '0'")) { try SessionSettings(parsing: "tactus-jack-settings 1\nmute 0\n", warnings: &warnings) }
+        #expect(throws: NSMError("line 2: thru takes on or off, found 'yes'")) { try SessionSettings(parsing: "tactus-jack-settings 1\nthru yes\n", warnings: &warnings) }
     }
 
     @Test func nsmURLs() throws {
