@@ -23,6 +23,8 @@ public struct BlockRenderer: ~Copyable {
     /// The pattern playing, if any.
     public private(set) var pattern: PatternSnapshot?
     public private(set) var statistics = RenderStatistics()
+    /// §12: MIDI clock out, driven by `clock` (off unless `setMIDIClock(enabled:)`).
+    public private(set) var midiClock = MIDIClock()
 
     /// The next onset not yet played (while rolling with a pattern).
     private var cursor: OnsetCursor?
@@ -110,7 +112,36 @@ public struct BlockRenderer: ~Copyable {
         // test takes them, inlined into the caller, and leaves every beat on its
         // frame (what is due stays due).
         if clock.applyIfCertainRepeat(update, atFrame: frame) { return .repeat }
-        return applyInFull(update, atFrame: frame)
+        let change = applyInFull(update, atFrame: frame)
+        if midiClock.isEnabled { midiClockChanged(change, atFrame: frame, output: &output) }
+        return change
+    }
+
+    /// §12.2-§12.4: the clock's Stop, SPP and Start/Continue at the update's
+    /// frame, before the notes the update cuts or plays there (§12.6).
+    @_noLocks @inline(never)
+    private mutating func midiClockChanged(_ change: TransportChange, atFrame frame: Int64, output: inout MIDIEventBuffer) {
+        midiClock.transportChanged(
+            change, transport: clock, atFrame: frame, blockStart: blockStartFrame, output: &output, owedNoteOffs: tracker.count &+ stagingCount)
+    }
+
+    /// §12: turns the MIDI clock on or off at the frame rendered up to (call
+    /// it at a block start, after `beginBlock`). Turned on while rolling it
+    /// starts there (SPP, Start or Continue); off while running, it sends Stop.
+    @_noLocks
+    public mutating func setMIDIClock(enabled: Bool, output: inout MIDIEventBuffer) {
+        midiClock.setEnabled(
+            enabled, transport: clock, atFrame: renderedFrame, blockStart: blockStartFrame, output: &output,
+            owedNoteOffs: tracker.count &+ stagingCount)
+    }
+
+    /// §12: the clock messages due through absolute frame `last`, once the
+    /// staged note-ons before it are out (so the order at one frame is §12.6's).
+    @_noLocks @inline(never)
+    private mutating func emitMIDIClock(through last: Int64, segmentStart: Int64, output: inout MIDIEventBuffer) {
+        midiClock.emit(
+            through: last, segmentStart: segmentStart, transport: clock, blockStart: blockStartFrame, output: &output,
+            owedNoteOffs: tracker.count &+ stagingCount)
     }
 
     /// `apply` for a certain repeat at the frame rendered up to (a report at
@@ -282,6 +313,7 @@ public struct BlockRenderer: ~Copyable {
     public mutating func activate() {
         tracker.cutAll()
         clock.reset()
+        midiClock.activate()
         cursor = nil
         laneTranspose.update(repeating: 0, count: PatternSnapshot.maximumLaneCount)
         quietUntil = Int64.min
@@ -309,7 +341,7 @@ public struct BlockRenderer: ~Copyable {
     @_noLocks @inline(__always)
     private mutating func renderUntil(_ end: Int64, output: inout MIDIEventBuffer) {
         guard end > renderedFrame else { return }
-        if end <= quietUntil {
+        if end <= quietUntil && !midiClock.needsRendering {
             // `renderDue` would find nothing due before `end` and stop at once.
             renderedFrame = end
             return
@@ -350,6 +382,7 @@ public struct BlockRenderer: ~Copyable {
                     break
                 }
                 if offFrame > stagingFrame { flushStaging(output: &output) }
+                if midiClock.needsRendering { emitMIDIClock(through: offFrame, segmentStart: segmentStart, output: &output) }
                 guard output.count + stagingCount < output.capacity else {
                     outputFull = true
                     continue
@@ -367,10 +400,12 @@ public struct BlockRenderer: ~Copyable {
                 }
                 workLeft -= 1
                 if onFrame > stagingFrame { flushStaging(output: &output) }
+                if midiClock.needsRendering { emitMIDIClock(through: onFrame, segmentStart: segmentStart, output: &output) }
                 playOnset(at: onFrame, output: &output)
             }
         }
         flushStaging(output: &output)
+        if midiClock.needsRendering { emitMIDIClock(through: end &- 1, segmentStart: segmentStart, output: &output) }
         renderedFrame = end
     }
 

@@ -226,6 +226,14 @@ public struct Sequencer: ~Copyable {
         renderer.readPortMutes(from: controls)
     }
 
+    /// §12: turns the MIDI clock on or off at the block's start (call it
+    /// right after `beginBlock`; off by default). Its messages go to `events`
+    /// with the notes, in frame order (`MIDIEvent.isSystemMessage` tells them).
+    @_noLocks
+    public mutating func setMIDIClock(enabled: Bool) {
+        renderer.setMIDIClock(enabled: enabled, output: &output)
+    }
+
     /// Renders the rest of the block; its events are then in `events`.
     @_noLocks
     public mutating func endBlock() {

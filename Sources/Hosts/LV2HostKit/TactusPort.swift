@@ -12,4 +12,6 @@ public enum TactusPort {
     public static var muteCount: UInt32 { TACTUS_PORT_MUTE_COUNT }
     /// `midi_thru` (§7.5).
     public static var midiThru: UInt32 { TACTUS_PORT_MIDI_THRU }
+    /// `clock` (§12): MIDI clock on the MIDI output.
+    public static var clock: UInt32 { TACTUS_PORT_CLOCK }
 }

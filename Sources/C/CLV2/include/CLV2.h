@@ -42,7 +42,9 @@
 #define TACTUS_PORT_MUTE_COUNT 8u
 /* MIDI thru (timing contract §7.5): input notes also go to the output while it is 1. */
 #define TACTUS_PORT_MIDI_THRU 11u
-#define TACTUS_PORT_COUNT 12u
+/* MIDI clock out (timing contract §12): the clock's messages on the MIDI output while it is 1. */
+#define TACTUS_PORT_CLOCK 12u
+#define TACTUS_PORT_COUNT 13u
 
 extern const char *const tactus_uri_pattern;
 extern const char *const tactus_uri_patternFile;

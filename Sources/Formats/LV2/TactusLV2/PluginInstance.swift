@@ -12,6 +12,8 @@ struct AudioSide: ~Copyable {
     var notifyPort: UnsafeMutablePointer<LV2_Atom_Sequence>? = nil
     /// `midi_thru` (timing contract §7.5): input notes go to the output too while it is at or above 0.5.
     var midiThruPort: UnsafePointer<Float>? = nil
+    /// `clock` (timing contract §12): MIDI clock on the MIDI output while it is at or above 0.5.
+    var clockPort: UnsafePointer<Float>? = nil
     /// `mute1` ... `mute8` (timing contract §7.6): the sequencer reads them itself.
     var mutePorts = MutePorts()
     /// The engine: renderer, pattern hand-over, what the notify port owes.

@@ -16,11 +16,13 @@ extension Plugin {
         let u = uris
         var midiOut = AtomSequenceWriter(a.pointee.midiPort, sequenceType: u.pointee.atomSequence)
         var notifyOut = AtomSequenceWriter(a.pointee.notifyPort, sequenceType: u.pointee.atomSequence)
-        // Each note-on and note-off is a 3-byte MIDI event: the port's free space bounds the block's events.
+        // Each note-on and note-off is a 3-byte MIDI event (a clock message takes as much room): the port's free space bounds the block's events.
         // A connected port with less room than a sequence header holds no event: note-offs then wait
         // for room and note-ons are dropped (reading (g)); only an unconnected port plays to nowhere.
         let room = a.pointee.midiPort == nil ? a.pointee.sequencer.eventStorageCapacity : midiOut.room(forBodiesOf: 3)
         a.pointee.sequencer.beginBlock(frameCount: frameCount, eventCapacity: room)
+        // §12: the `clock` toggle, read at the block's start (nothing changes while it stays).
+        a.pointee.sequencer.setMIDIClock(enabled: (a.pointee.clockPort?.pointee ?? 0) >= 0.5)
         if a.pointee.preparedSequence != 0 {
             // beginBlock installs a worker's pattern at once: its edit number now describes what plays.
             a.pointee.installedSequence = a.pointee.preparedSequence
@@ -32,8 +34,9 @@ extension Plugin {
         if !readRepeatedPosition(frameCount: frameCount) { readControlInput(frameCount: frameCount) }
         a.pointee.sequencer.endBlock()
 
+        // Notes and, with `clock` on, the clock's messages (one byte, or three for a Song Position Pointer).
         for e in a.pointee.sequencer.events {
-            _ = midiOut.appendMIDI(frames: e.offset, type: u.pointee.midiEvent, e.status, e.data1, e.data2)
+            _ = midiOut.appendMIDI(frames: e.offset, type: u.pointee.midiEvent, e.status, e.data1, e.data2, byteCount: e.byteCount)
         }
         if !a.pointee.sequencer.owesNothing {
             let owed = a.pointee.sequencer.takeOwed()
