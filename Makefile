@@ -7,6 +7,7 @@
 #   make install       the bundle into ~/.lv2 and tactus into ~/.local/bin, or into
 #                      $(DESTDIR)$(PREFIX)/lib/lv2 and $(DESTDIR)$(PREFIX)/bin when PREFIX is given
 #   make cli-test      the command line as a person meets it (Tests/CommandLine/cli-test)
+#   make nsm-test      tactus jack under a session manager: an NSM stand-in (python3-liblo) on a JACK dummy server
 #   make bounce-test   tactus bounce as a person meets it (Tests/CommandLine/bounce-test)
 #   make readme-test   README.md against the program: its commands' output, synopsis, packages, counts (scripts/readme-check)
 #   make editor-test   the pattern editor in the project's test host under Xvfb: messages, pixels, X input, a monkey, valgrind
@@ -30,7 +31,7 @@ LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
 # scripts/install-deps names them under other distributions' names too, and
 # goes on when their headers and tools are present without dpkg.
 BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev liblilv-dev libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont libx11-dev libcairo2-dev
-TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido openttd-openmsx planetblupi-music-midi ardour-lv2-plugins
+TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido python3-liblo liblo-tools openttd-openmsx planetblupi-music-midi ardour-lv2-plugins
 DEMO_PACKAGES  := jackd2 jalv
 ifeq ($(PREFIX),)
 LV2_INSTALL_DIR := $(DESTDIR)$(HOME)/.lv2
@@ -41,7 +42,7 @@ BIN_INSTALL_DIR := $(DESTDIR)$(PREFIX)/bin
 endif
 
 .PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
-.PHONY: nolocks-check deps-test deps-demo cli-test cli-without-swift bounce-test readme-test editor-test
+.PHONY: nolocks-check deps-test deps-demo cli-test nsm-test cli-without-swift bounce-test readme-test editor-test
 
 all: plugin cli
 
@@ -177,13 +178,19 @@ test-unit:
 cli-test: tools deps-test
 	@BUILD=$(BUILD_DIR) Tests/CommandLine/cli-test
 
+# tactus jack under a session manager (docs/jack.md, "In a session manager"): a
+# stand-in NSM server in Python (python3-liblo) opens, edits, saves, switches and
+# ends sessions on a JACK dummy server of its own (TACTUS_NSM_TEST_JACK).
+nsm-test: tools deps-test
+	@BUILD=$(BUILD_DIR) $(PYTHON) Tests/Formats/JACK/nsm-test
+
 # A clean run prints no warning: within make test (and every target it builds
 # on the way), each build and the unit tests run under scripts/no-warnings,
 # which fails on a compiler or linker warning, a glib CRITICAL line or
 # XCTest's "Executed 0 tests". A plain make does not (a newer compiler's
 # deprecation must not stop a user's build).
 test: BUILD_GATE := scripts/no-warnings
-test: deps deps-test nolocks-check plugin validate load-without-swift cli-without-swift test-unit cli-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
+test: deps deps-test nolocks-check plugin validate load-without-swift cli-without-swift test-unit cli-test nsm-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
 # The engine's rule (docs/architecture.md): every public entry point of
@@ -273,12 +280,13 @@ install:
 	install -m 755 plugin.lv2/tactus.so plugin.lv2/tactus_ui.so $(LV2_INSTALL_DIR)/tactus.lv2/
 	install -d $(BIN_INSTALL_DIR)
 	install -m 755 -s $(BUILD_DIR)/tactus $(BIN_INSTALL_DIR)/tactus
-	@echo "tactus: installed $(LV2_INSTALL_DIR)/tactus.lv2 and $(BIN_INSTALL_DIR)/tactus"
+	ln -sf tactus $(BIN_INSTALL_DIR)/tactus-jack
+	@echo "tactus: installed $(LV2_INSTALL_DIR)/tactus.lv2 and $(BIN_INSTALL_DIR)/tactus (and tactus-jack, for session managers)"
 	@case ":$$PATH:" in *":$(patsubst $(DESTDIR)%,%,$(BIN_INSTALL_DIR)):"*) ;; \
 	    *) [ -n "$(DESTDIR)" ] || echo "tactus: $(BIN_INSTALL_DIR) is not on your PATH; add it, or run $(BIN_INSTALL_DIR)/tactus" ;; esac
 
 uninstall:
-	rm -rf $(LV2_INSTALL_DIR)/tactus.lv2 $(BIN_INSTALL_DIR)/tactus
+	rm -rf $(LV2_INSTALL_DIR)/tactus.lv2 $(BIN_INSTALL_DIR)/tactus $(BIN_INSTALL_DIR)/tactus-jack
 
 clean:
 	rm -rf .build plugin.lv2/tactus.so plugin.lv2/tactus_ui.so

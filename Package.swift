@@ -74,11 +74,14 @@ let package = Package(
         // JACK: the client, the transport follower and master, the recorder used by
         // tests and the demo.
         .target(name: "TactusJack", dependencies: ["CJack", "TactusEngine", "TactusModel", "TactusOffline"], path: "Sources/Formats/JACK/TactusJack"),
+        // New Session Manager support for `tactus jack`, free of JACK: the OSC codec,
+        // the UDP socket, the protocol's messages, the session's folder and settings.
+        .target(name: "TactusNSM", dependencies: ["FileIO", "TactusModel"], path: "Sources/Formats/JACK/TactusNSM"),
         // `tactus jack`: the sequencer as a JACK client, a thin wrapper of the
         // engine. `@_noLocks` on its process callback checks across the
         // module line: the engine's public `@_noLocks` methods and `@inlinable` queue.
         .target(
-            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusJack", "FileIO"],
+            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusJack", "TactusOffline", "FileIO", "TactusNSM"],
             path: "Sources/Formats/JACK/TactusJackSequencer",
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
 
@@ -225,6 +228,8 @@ let package = Package(
         .testTarget(
             name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusEngine", "TactusModel"],
             path: "Tests/Formats/JACK/TactusJackSequencerTests"),
+        // The OSC codec (round trips, truncated and malformed packets), NSM's messages, the session's settings.
+        .testTarget(name: "TactusNSMTests", dependencies: ["TactusNSM"], path: "Tests/Formats/JACK/TactusNSMTests"),
         // The tools: transport scripts, event logs and the simulated host; tactus bounce;
         // the command line's own parts (the progress line, formatting, paths).
         .testTarget(name: "TactusOfflineTests", dependencies: ["TactusEngine", "TactusModel", "TactusOffline"], path: "Tests/Tools/TactusOfflineTests"),

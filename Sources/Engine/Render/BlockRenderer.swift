@@ -25,6 +25,8 @@ public struct BlockRenderer: ~Copyable {
     public internal(set) var statistics = RenderStatistics()
     /// §9: which of its patterns plays, from where, and what is pending.
     public internal(set) var scene = SceneState()
+    /// §12: MIDI clock out, driven by `clock` (off unless `setMIDIClock(enabled:)`).
+    public private(set) var midiClock = MIDIClock()
 
     /// The next onset not yet played (while rolling with a pattern), of `scene.playing`.
     var cursor: OnsetCursor?
@@ -115,6 +117,33 @@ public struct BlockRenderer: ~Copyable {
         return applyInFull(update, atFrame: frame, output: &output)
     }
 
+    /// §12.2-§12.4: the clock's Stop, SPP and Start/Continue at the update's
+    /// frame, before the notes the update cuts or plays there (§12.6).
+    @_noLocks @inline(never)
+    private mutating func midiClockChanged(_ change: TransportChange, atFrame frame: Int64, output: inout MIDIEventBuffer) {
+        midiClock.transportChanged(
+            change, transport: clock, atFrame: frame, blockStart: blockStartFrame, output: &output, owedNoteOffs: tracker.count &+ stagingCount)
+    }
+
+    /// §12: turns the MIDI clock on or off at the frame rendered up to (call
+    /// it at a block start, after `beginBlock`). Turned on while rolling it
+    /// starts there (SPP, Start or Continue); off while running, it sends Stop.
+    @_noLocks
+    public mutating func setMIDIClock(enabled: Bool, output: inout MIDIEventBuffer) {
+        midiClock.setEnabled(
+            enabled, transport: clock, atFrame: renderedFrame, blockStart: blockStartFrame, output: &output,
+            owedNoteOffs: tracker.count &+ stagingCount)
+    }
+
+    /// §12: the clock messages due through absolute frame `last`, once the
+    /// staged note-ons before it are out (so the order at one frame is §12.6's).
+    @_noLocks @inline(never)
+    private mutating func emitMIDIClock(through last: Int64, segmentStart: Int64, output: inout MIDIEventBuffer) {
+        midiClock.emit(
+            through: last, segmentStart: segmentStart, transport: clock, blockStart: blockStartFrame, output: &output,
+            owedNoteOffs: tracker.count &+ stagingCount)
+    }
+
     /// `apply` for a certain repeat at the frame rendered up to (a report at
     /// the block's first frame, as hosts that report every block send it):
     /// true when it applied the update, which `apply` would then have found a
@@ -133,6 +162,9 @@ public struct BlockRenderer: ~Copyable {
     private mutating func applyInFull(_ update: PositionUpdate, atFrame frame: Int64, output: inout MIDIEventBuffer) -> TransportChange {
         let before = clock
         let change = clock.applyInFull(update, atFrame: frame)
+        // §12.6: the clock's messages at the frame come before the notes the
+        // update cuts or plays there (a switch's note-offs and program change too).
+        if midiClock.isEnabled { midiClockChanged(change, atFrame: frame, output: &output) }
         if scene.isActive { return sceneApply(change, before: before, atFrame: frame, output: &output) }
         // A repeat at the same rate (a host that sends its position every
         // block) leaves every frame where it was: what is due stays due.
@@ -287,6 +319,7 @@ public struct BlockRenderer: ~Copyable {
         tracker.cutAll()
         clock.reset()
         scene.activate()
+        midiClock.activate()
         cursor = nil
         laneTranspose.update(repeating: 0, count: PatternSnapshot.maximumLaneCount)
         quietUntil = Int64.min
@@ -316,7 +349,7 @@ public struct BlockRenderer: ~Copyable {
         guard end > renderedFrame else { return }
         // §9.3: a switch due before `end` splits the rendering at its frame.
         if scene.hasPending && clock.isRolling { renderSwitches(before: end, output: &output) }
-        if end <= quietUntil {
+        if end <= quietUntil && !midiClock.needsRendering {
             // `renderDue` would find nothing due before `end` and stop at once.
             renderedFrame = end
             return
@@ -349,6 +382,7 @@ public struct BlockRenderer: ~Copyable {
                     break
                 }
                 if offFrame > stagingFrame { flushStaging(output: &output) }
+                if midiClock.needsRendering { emitMIDIClock(through: offFrame, segmentStart: segmentStart, output: &output) }
                 guard output.count + stagingCount < output.capacity else {
                     outputFull = true
                     continue
@@ -366,10 +400,12 @@ public struct BlockRenderer: ~Copyable {
                 }
                 workLeft -= 1
                 if onFrame > stagingFrame { flushStaging(output: &output) }
+                if midiClock.needsRendering { emitMIDIClock(through: onFrame, segmentStart: segmentStart, output: &output) }
                 playOnset(at: onFrame, output: &output)
             }
         }
         flushStaging(output: &output)
+        if midiClock.needsRendering { emitMIDIClock(through: end &- 1, segmentStart: segmentStart, output: &output) }
         renderedFrame = end
     }
 

@@ -45,6 +45,19 @@ public struct RenderStatistics: Sendable, BitwiseCopyable, Equatable {
 
 /// How MIDI on the control input is read (timing contract §5).
 public enum MIDIInput {
+    /// What a message on the control input did (`Sequencer.receiveMIDI`).
+    public enum Effect: Sendable, BitwiseCopyable, Equatable {
+        /// Nothing the sequencer acts on (passed on only with thru).
+        case none
+        /// CC 123 or CC 120: every sounding note ended (§5).
+        case allNotesOff
+        /// A key-follow note-on or CC 121 (§7.5).
+        case follow
+        /// Read by a pattern trigger (§9.6): a pattern requested, a trigger
+        /// key released, or a Bank Select MSB kept for the next program change.
+        case trigger
+    }
+
     /// True for control change 123 (all notes off) or 120 (all sound off), any channel.
     @_noLocks
     public static func isAllNotesOff(status: UInt8, data1: UInt8) -> Bool {
@@ -63,7 +76,7 @@ public enum MIDIInput {
                 return Int(bankMSB) * 128 + Int(data1) + 1
             }
         case 0xB0:
-            if data1 == 0 && t.programChannel >= 0 && TriggerSettings.hears(UInt8(t.programChannel), channel) { bankMSB = data2 & 0x7F }
+            if isBankSelect(status: status, data1: data1, triggers: t) { bankMSB = data2 & 0x7F }
             if t.controller >= 0 && Int16(data1) == t.controller && TriggerSettings.hears(t.controllerChannel, channel) {
                 return Int(data2) + 1
             }
@@ -73,6 +86,14 @@ public enum MIDIInput {
             break
         }
         return 0
+    }
+
+    /// §9.6: whether a control change is the Bank Select MSB (CC 0) on a
+    /// channel the program trigger listens to.
+    @_noLocks
+    public static func isBankSelect(status: UInt8, data1: UInt8, triggers t: TriggerSettings) -> Bool {
+        status & 0xF0 == 0xB0 && data1 == 0 && t.programChannel >= 0
+            && TriggerSettings.hears(UInt8(t.programChannel), (status & 0x0F) + 1)
     }
 
     /// §9.6: whether a note-on or note-off is a trigger (keys from the

@@ -26,12 +26,8 @@ public struct MIDIEvent: Equatable, Sendable, BitwiseCopyable {
         MIDIEvent(offset: offset, status: 0x90 | UInt8(truncatingIfNeeded: slot >> 7), data1: UInt8(truncatingIfNeeded: slot & 127), data2: velocity)
     }
 
-    /// The message's length in bytes: 2 for a program change or channel
-    /// pressure (`data2` is then not part of it), 3 otherwise.
-    public var byteCount: Int { @_noLocks get { status & 0xE0 == 0xC0 ? 2 : 3 } }
-
     /// The message's bytes, `byteCount` of them (off the audio thread: allocates).
-    public var bytes: [UInt8] { byteCount == 2 ? [status, data1] : [status, data1, data2] }
+    public var bytes: [UInt8] { Array([status, data1, data2].prefix(byteCount)) }
 
     public var isNoteOn: Bool { @_noLocks get { status & 0xF0 == 0x90 && data2 != 0 } }
     public var isNoteOff: Bool { @_noLocks get { status & 0xF0 == 0x80 || (status & 0xF0 == 0x90 && data2 == 0) } }

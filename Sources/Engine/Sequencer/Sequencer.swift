@@ -4,8 +4,9 @@
 /// pattern snapshots (`SnapshotExchange`) and the slot for a pattern prepared
 /// by a worker, and keeps what the control side is owed as a set. A format
 /// wrapper (the LV2 `run()`, the JACK process callback) only translates: it
-/// calls `beginBlock`, then `apply(_:atOffset:)` / `allNotesOff(atOffset:)`
-/// for its input in time order, then `endBlock` and writes `events` to its
+/// calls `beginBlock`, then `apply(_:atOffset:)` for each position report and
+/// `receiveMIDI(_:thru:atOffset:)` for each MIDI message of its input, in
+/// time order, then `endBlock` and writes `events` to its
 /// port, then sends what `takeOwed()` returns. DPF's split: this type knows
 /// nothing of LV2, JACK or files.
 ///
@@ -167,36 +168,6 @@ public struct Sequencer: ~Copyable {
         }
     }
 
-    /// One MIDI message of the control input at `offset`, the one reading of
-    /// it for every format (§5, §7.5, §9.6): all notes off, pattern triggers,
-    /// key-follow; with `thru`, the notes that are neither triggers nor
-    /// anything else pass to the output. Renders up to `offset` first.
-    @_noLocks
-    public mutating func receiveMIDI(status: UInt8, data1: UInt8, data2: UInt8, size: Int, thru: Bool, atOffset offset: Int) {
-        if size >= 2 && MIDIInput.isAllNotesOff(status: status, data1: data1) {
-            allNotesOff(atOffset: offset)
-            return
-        }
-        guard size >= 3 || status & 0xF0 == 0xC0 else { return }
-        if let s = renderer.pattern, s.partCount > 1 {
-            let t = s.triggers
-            let number = MIDIInput.requestedPattern(status: status, data1: data1, data2: size >= 3 ? data2 : 0, triggers: t, bankMSB: &triggerBank)
-            if number > 0 {
-                request(pattern: number, atOffset: offset)
-                return
-            }
-            if MIDIInput.isTriggerNote(status: status, key: data1, triggers: t) { return }
-        }
-        guard size >= 3 else { return }
-        if let follow = MIDIInput.followEvent(status: status, data1: data1, data2: data2) {
-            // §7.5: a key for the lanes that follow it (consumed, not passed on unless thru is on).
-            apply(follow, atOffset: offset)
-        }
-        if thru && status & 0xE0 == 0x80 {  // note-off (8n) or note-on (9n)
-            passThrough(status: status, data1: data1, data2: data2, atOffset: offset)
-        }
-    }
-
     /// §9: the pattern playing (1-based; 0: none) and the one queued (0: none).
     public var playingPattern: Int { @_noLocks get { renderer.scene.playingNumber } }
     public var queuedPattern: Int { @_noLocks get { renderer.scene.queuedNumber } }
@@ -205,6 +176,51 @@ public struct Sequencer: ~Copyable {
     @_noLocks
     public mutating func passThrough(status: UInt8, data1: UInt8, data2: UInt8, atOffset offset: Int) {
         renderer.passThrough(status: status, data1: data1, data2: data2, atOffset: offset, output: &output)
+    }
+
+    /// A MIDI message on the control input, read the one way every format
+    /// reads it (§5, §7.5, §9.6): CC 123 or CC 120 ends every sounding note at
+    /// `offset`; with a text of several patterns, a message its triggers hear
+    /// requests a pattern (a trigger key's note-off and a Bank Select MSB are
+    /// taken too, and none of them passes through); a note-on (velocity > 0)
+    /// or CC 121 acts on the lanes that follow the key; with `thru`, any other
+    /// note-on or note-off is also passed on (§7.5 MIDI thru). `message` is
+    /// the message's bytes as the host gave them: one too short for its kind
+    /// is passed over (a program change has 2). Renders up to `offset` first.
+    /// Returns what the message did (a JACK journal records it).
+    @_noLocks @discardableResult
+    public mutating func receiveMIDI(_ message: UnsafeRawBufferPointer, thru: Bool = false, atOffset offset: Int) -> MIDIInput.Effect {
+        guard message.count >= 2 else { return .none }
+        let status = message[0], data1 = message[1]
+        if MIDIInput.isAllNotesOff(status: status, data1: data1) {
+            allNotesOff(atOffset: offset)
+            return .allNotesOff
+        }
+        guard message.count >= 3 || status & 0xF0 == 0xC0 else { return .none }
+        let data2 = message.count >= 3 ? message[2] : 0
+        if let s = renderer.pattern, s.partCount > 1 {
+            let t = s.triggers
+            let number = MIDIInput.requestedPattern(status: status, data1: data1, data2: data2, triggers: t, bankMSB: &triggerBank)
+            if number > 0 {
+                request(pattern: number, atOffset: offset)
+                return .trigger
+            }
+            if MIDIInput.isTriggerNote(status: status, key: data1, triggers: t)
+                || MIDIInput.isBankSelect(status: status, data1: data1, triggers: t)
+            {
+                return .trigger
+            }
+        }
+        guard message.count >= 3 else { return .none }
+        var effect = MIDIInput.Effect.none
+        if let follow = MIDIInput.followEvent(status: status, data1: data1, data2: data2) {
+            apply(follow, atOffset: offset)
+            effect = .follow
+        }
+        if thru, status & 0xE0 == 0x80 {  // note-off (8n) or note-on (9n)
+            passThrough(status: status, data1: data1, data2: data2, atOffset: offset)
+        }
+        return effect
     }
 
     /// §8.1: the editor auditions `key` (0-127) at `velocity` (1-127) on
@@ -259,6 +275,14 @@ public struct Sequencer: ~Copyable {
     @_noLocks
     public mutating func readPortMutes(from controls: MuteControls) {
         renderer.readPortMutes(from: controls)
+    }
+
+    /// §12: turns the MIDI clock on or off at the block's start (call it
+    /// right after `beginBlock`; off by default). Its messages go to `events`
+    /// with the notes, in frame order (`MIDIEvent.isSystemMessage` tells them).
+    @_noLocks
+    public mutating func setMIDIClock(enabled: Bool) {
+        renderer.setMIDIClock(enabled: enabled, output: &output)
     }
 
     /// Renders the rest of the block; its events are then in `events`.

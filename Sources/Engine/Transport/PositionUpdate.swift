@@ -6,8 +6,8 @@
 /// with a non-numeric type, which makes the clock ignore the whole update (§6).
 ///
 /// Value type, `BitwiseCopyable`: it crosses to the audio thread by copy.
-/// Stored as seven doubles and a byte of presence bits (64 bytes, against
-/// 113 for seven `Double?`), with 0 for every absent key, so that a host
+/// Stored as eight doubles and a byte of presence bits (72 bytes, against
+/// 129 for eight `Double?`), with 0 for every absent key, so that a host
 /// reporting every block pays a few stores to build one and a short copy to
 /// pass it on; two updates are equal when the same keys are present with
 /// equal values.
@@ -15,7 +15,7 @@ public struct PositionUpdate: Sendable, BitwiseCopyable, Equatable {
     // The values, 0 where absent (what makes the synthesized == right).
     // Inlinable, with the accessors: every front end builds one an update a block.
     @usableFromInline var frameValue = 0.0, speedValue = 0.0, barValue = 0.0, barBeatValue = 0.0, beatValue = 0.0
-    @usableFromInline var beatsPerBarValue = 0.0, beatsPerMinuteValue = 0.0
+    @usableFromInline var beatsPerBarValue = 0.0, beatsPerMinuteValue = 0.0, beatUnitValue = 0.0
     /// Bit i set: the key of the i-th value above is present.
     @usableFromInline var present: UInt8 = 0
     /// A position key arrived with a type that is not a number.
@@ -56,11 +56,17 @@ public struct PositionUpdate: Sendable, BitwiseCopyable, Equatable {
         @_noLocks @inline(__always) get { present & 64 != 0 ? beatsPerMinuteValue : nil }
         @_noLocks @inline(__always) set { beatsPerMinuteValue = newValue ?? 0; present = newValue == nil ? present & ~64 : present | 64 }
     }
+    /// `time:beatUnit`: the note value of a beat (4 a quarter, 8 an eighth).
+    /// Only the MIDI clock reads it (§12.1: a clock counts quarter notes).
+    @inlinable public var beatUnit: Double? {
+        @_noLocks @inline(__always) get { present & 128 != 0 ? beatUnitValue : nil }
+        @_noLocks @inline(__always) set { beatUnitValue = newValue ?? 0; present = newValue == nil ? present & ~128 : present | 128 }
+    }
 
     @_noLocks @inlinable
     public init(
         frame: Double? = nil, speed: Double? = nil, bar: Double? = nil, barBeat: Double? = nil,
-        beat: Double? = nil, beatsPerBar: Double? = nil, beatsPerMinute: Double? = nil,
+        beat: Double? = nil, beatsPerBar: Double? = nil, beatsPerMinute: Double? = nil, beatUnit: Double? = nil,
         hasInvalidKey: Bool = false
     ) {
         self.hasInvalidKey = hasInvalidKey
@@ -71,6 +77,7 @@ public struct PositionUpdate: Sendable, BitwiseCopyable, Equatable {
         self.beat = beat
         self.beatsPerBar = beatsPerBar
         self.beatsPerMinute = beatsPerMinute
+        self.beatUnit = beatUnit
     }
 
     /// True when no key at all is present (an empty `time:Position`).
@@ -83,7 +90,7 @@ extension PositionUpdate: CustomStringConvertible {
     public var description: String {
         let keys: [(String, Double?)] = [
             ("frame", frame), ("speed", speed), ("bar", bar), ("barBeat", barBeat), ("beat", beat),
-            ("beatsPerBar", beatsPerBar), ("beatsPerMinute", beatsPerMinute),
+            ("beatsPerBar", beatsPerBar), ("beatsPerMinute", beatsPerMinute), ("beatUnit", beatUnit),
         ]
         let shown = keys.compactMap { key, value in value.map { "\(key): \($0)" } } + (hasInvalidKey ? ["hasInvalidKey"] : [])
         return "PositionUpdate(\(shown.joined(separator: ", ")))"

@@ -43,6 +43,8 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     /// 24000 frames per beat is exactly 1/1920 beat) is classified as exact
     /// arithmetic would, though our doubles carry ~1e-15 beat of noise.
     public static var bandToleranceBeats: Double { @_noLocks get { 1e-12 } }
+    /// The largest `time:beatUnit` taken (a 1/256 note a beat).
+    public static var maximumBeatUnit: Double { @_noLocks get { 256 } }
     /// A beat position beyond ± this is absurd (§6).
     @inlinable public static var beatLimit: Double { 4_294_967_296 }  // 2^32
 
@@ -55,6 +57,10 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     public private(set) var speed: Double = 0
     /// Last value of `time:beatsPerBar` (initially 4).
     public private(set) var beatsPerBar: Double = 4
+    /// Last usable value of `time:beatUnit` (initially 4: a beat is a quarter
+    /// note). Only the MIDI clock reads it (§12.1); a value that is not a
+    /// whole number from 1 to `maximumBeatUnit` is passed over (reading (s)).
+    public private(set) var beatUnit: Double = 4
     /// Last value of `time:bar` (initially 0).
     public var bar: Double { @_noLocks get { _bar } }
     @usableFromInline var _bar: Double = 0
@@ -150,6 +156,7 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         if let t = update.beatsPerMinute, t != beatsPerMinute { return false }
         if let s = update.speed, s != speed { return false }
         if let b = update.beatsPerBar, b != beatsPerBar { return false }
+        if let u = update.beatUnit, u != beatUnit { return false }
         if let f = update.frame, !f.isFinite { return false }
         let limit = TransportClock.beatLimit
         var newBar = bar
@@ -279,6 +286,7 @@ public struct TransportClock: Sendable, BitwiseCopyable {
         beatsPerMinute = tempo
         speed = newSpeed
         beatsPerBar = perBar
+        if let u = update.beatUnit, TransportClock.isUsableBeatUnit(u) { beatUnit = u }
         _bar = newBar
         isRolling = newSpeed > 0 && tempo > 0
         // The rates depend on tempo and speed alone: a host that repeats its
@@ -339,6 +347,13 @@ public struct TransportClock: Sendable, BitwiseCopyable {
     public static func hostFrameContinues(from last: Double, to next: Double, elapsed: Int64) -> Bool {
         let precision = (last.magnitude > next.magnitude ? last.magnitude : next.magnitude) * 0x1p-23
         return (next - last - Double(elapsed)).magnitude <= precision
+    }
+
+    /// Whether `u` is a beat unit the clock can count in quarter notes: a
+    /// whole number from 1 to `maximumBeatUnit` (§12.1, reading (s)).
+    @_noLocks @inline(__always)
+    public static func isUsableBeatUnit(_ u: Double) -> Bool {
+        u >= 1 && u <= maximumBeatUnit && Double(Int64(u)) == u
     }
 
     @_noLocks @inline(__always)

@@ -12,6 +12,8 @@ public enum TactusPort {
     public static var muteCount: UInt32 { TACTUS_PORT_MUTE_COUNT }
     /// `midi_thru` (§7.5).
     public static var midiThru: UInt32 { TACTUS_PORT_MIDI_THRU }
+    /// `clock` (§12): MIDI clock on the MIDI output.
+    public static var clock: UInt32 { TACTUS_PORT_CLOCK }
     /// `pattern` and `song` (§9.5, §9.6).
     public static var pattern: UInt32 { TACTUS_PORT_PATTERN }
     public static var song: UInt32 { TACTUS_PORT_SONG }

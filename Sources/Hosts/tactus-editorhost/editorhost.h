@@ -134,7 +134,7 @@ typedef struct {
     LV2_Worker_Schedule schedule;
     LV2_Log_Log log;
     uint8_t *control, *midi, *notify;
-    float mutes[TACTUS_PORT_MUTE_COUNT], thru;
+    float mutes[TACTUS_PORT_MUTE_COUNT], thru, clock;
     MessageQueue to_plugin, to_ui, requests, responses;
     double started;
     uint64_t frames, blocks;

@@ -182,6 +182,7 @@ PluginSide *plugin_open(const char *bundle_path)
     for (uint32_t i = 0; i < TACTUS_PORT_MUTE_COUNT; ++i)
         descriptor->connect_port(plugin->handle, TACTUS_PORT_MUTE_FIRST + i, &plugin->mutes[i]);
     descriptor->connect_port(plugin->handle, TACTUS_PORT_MIDI_THRU, &plugin->thru);
+    descriptor->connect_port(plugin->handle, TACTUS_PORT_CLOCK, &plugin->clock);
     if (descriptor->activate) descriptor->activate(plugin->handle);
     plugin->started = monotonic_seconds();
     return plugin;

@@ -131,7 +131,7 @@ struct JackAlign: ParsableCommand {
             guard let frame = clock.frame(atTime: Int64(c.frameTime)), frame < end else { continue }
             seen.insert(frame)
             if let update = follower.update(for: c.cycle) {
-                positions.append((frame, "position " + update.scriptPosition.fields.map { "\($0.key.rawValue)=\($0.value.scriptText)" }.joined(separator: " ")))
+                positions.append((frame, update.scriptPosition.scriptAction))
             }
         }
         // The cycles tactus jack ran (one period each) that the recorder has no record of.
@@ -165,7 +165,9 @@ struct JackAlign: ParsableCommand {
         try AtomicFile.write(session, to: out + "/session.transport")
         try AtomicFile.write(log, to: out + "/recorded.log")
 
-        print("tactus-hosttest: \(moved.count) events, \(noteOns) note-ons; "
+        let clockMessages = moved.filter { $0.bytes.first.map { $0 >= 0xF0 } ?? false }
+        let clocks = clockMessages.isEmpty ? "" : " (\(clockMessages.filter { $0.bytes == [0xF8] }.count) of them Timing Clocks, \(clockMessages.count) MIDI clock messages in all)"
+        print("tactus-hosttest: \(moved.count) events\(clocks), \(noteOns) note-ons; "
             + "\(journalScript.timed.filter { $0.text.hasPrefix("pattern ") }.count) edits installed")
         if missed > 0 {
             // The recorder lacks the transport of cycles tactus jack ran: the rebuilt positions

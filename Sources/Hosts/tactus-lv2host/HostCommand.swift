@@ -36,6 +36,8 @@ struct HostCommand: ParsableCommand {
     @Option(help: "Restore the plugin's state from this folder (written by --save-state) before the first block.") var restoreState: String?
     @Option(help: "Write the pattern text the plugin saves at the end into this file, as it is.") var savePattern: String?
     @Option(help: "With --editor: write the pattern text the editor holds at the end into this file.") var editorText: String?
+    @Flag(help: "Turn the plugin's 'clock' control input on: MIDI clock on its MIDI output (timing contract §12).") var clock = false
+    @Option(help: "Flip the 'clock' control input at the first block boundary at or after these frames (a list).") var clockToggleAt: String = ""
     @Flag(help: "Print nothing but the report (for long runs).") var quiet = false
     @Flag(help: "Act as an open editor: urn:tactus:editorOpen at the first block and every second, an audition every half second (timing contract §8); follow the plugin's pattern text and send the script's 'edit' actions as the editor sends edits (docs/plugin.md, \"Messages\").") var editor = false
 
@@ -51,11 +53,13 @@ struct HostCommand: ParsableCommand {
         }
         let unconnected = Set(disconnect.split(separator: ",").map(String.init))
         let deactivations = deactivateAt.split(separator: ",").compactMap { Int64($0) }
+        var pendingToggles = clockToggleAt.split(separator: ",").compactMap { Int64($0) }.sorted()[...]
 
         let host = try PluginHost(PluginHost.Setup(
             bundle: bundle, sampleRate: sampleRate, midiCapacity: midiCapacity, notifyCapacity: notifyCapacity,
             workerRing: workerRing, withWorker: !noWorker))
         host.connectAll(control: !unconnected.contains("control"), midi: !unconnected.contains("midi"), notify: !unconnected.contains("notify"))
+        host.clockToggle.pointee = clock ? 1 : 0
         if let pattern {
             guard let data = FileManager.default.contents(atPath: pattern) else { throw ValidationError("cannot read \(pattern)") }
             try host.restorePattern([UInt8](data))
@@ -85,6 +89,10 @@ struct HostCommand: ParsableCommand {
                 lilv_instance_activate(host.instance)
                 pendingDeactivations = pendingDeactivations.drop { $0 <= start }
             }
+            while let t = pendingToggles.first, t <= start {
+                host.clockToggle.pointee = host.clockToggle.pointee >= 0.5 ? 0 : 1
+                pendingToggles = pendingToggles.dropFirst()
+            }
             let n = Int(min(Int64(sizes.next()), script.endFrame - start))
             host.control.clear()
             peer?.beginBlock(start: start, frames: n, control: host.control)
@@ -104,6 +112,9 @@ struct HostCommand: ParsableCommand {
                     let file = URL(fileURLWithPath: resolve(path)).standardizedFileURL.path
                     host.control.append(frames: frames, type: objectType, body: AtomBody.patchSet(
                         property: u.patternFile, valueType: u.atomPath, text: Array(file.utf8), uris: u))
+                case .thru(let on):
+                    // The plugin reads its port at the block start: the block the action falls in.
+                    host.thruToggle.pointee = on ? 1 : 0
                 case .laneMutes(let bits):
                     host.control.append(frames: frames, type: objectType, body: AtomBody.patchSetLong(
                         property: u.laneMutes, value: Int64(bitPattern: bits), uris: u))

@@ -17,6 +17,10 @@ final class PluginHost {
     let control: ControlSequence
     let midiOut: OutputSequence
     let notify: OutputSequence
+    /// The `clock` control input (§12): 0 (off) unless set.
+    let clockToggle: UnsafeMutablePointer<Float>
+    /// The `midi_thru` control input (§7.5): 0 (off) until a script's `thru on`.
+    let thruToggle: UnsafeMutablePointer<Float>
     private let log: UnsafeMutablePointer<LV2_Log_Log>
     let features: HostFeatures
     var workerInterface: UnsafePointer<LV2_Worker_Interface>?
@@ -60,6 +64,10 @@ final class PluginHost {
         control = ControlSequence(capacity: setup.controlCapacity, sequenceType: uris.atomSequence)
         midiOut = OutputSequence(capacity: setup.midiCapacity)
         notify = OutputSequence(capacity: setup.notifyCapacity)
+        clockToggle = .allocate(capacity: 1)
+        clockToggle.initialize(to: 0)
+        thruToggle = .allocate(capacity: 1)
+        thruToggle.initialize(to: 0)
 
         let log = UnsafeMutablePointer<LV2_Log_Log>.allocate(capacity: 1)
         log.initialize(to: LV2_Log_Log())
@@ -83,12 +91,16 @@ final class PluginHost {
         lilv_instance_connect_port(instance, TactusPort.control, control ? self.control.buffer : nil)
         lilv_instance_connect_port(instance, TactusPort.midiOut, midi ? midiOut.buffer : nil)
         lilv_instance_connect_port(instance, TactusPort.notify, notify ? self.notify.buffer : nil)
+        lilv_instance_connect_port(instance, TactusPort.clock, clockToggle)
+        lilv_instance_connect_port(instance, TactusPort.midiThru, thruToggle)
     }
 
     deinit {
         lilv_instance_free(instance)
         lilv_world_free(world)
         log.deallocate()
+        clockToggle.deallocate()
+        thruToggle.deallocate()
     }
 
     var handle: LV2_Handle { lilv_instance_get_handle(instance) }

@@ -72,6 +72,9 @@ public enum PluginChainSchedule {
         lilv_instance_connect_port(instance, TactusPort.control, control.buffer)
         lilv_instance_connect_port(instance, TactusPort.midiOut, midiOut.buffer)
         lilv_instance_connect_port(instance, TactusPort.notify, notify.buffer)
+        // `midi_thru` (§7.5), set by the script's `thru`; read by the plugin at each block start.
+        var thru: Float = 0
+        lilv_instance_connect_port(instance, TactusPort.midiThru, &thru)
         lilv_instance_activate(instance)
 
         var events: [BounceEvent] = []
@@ -116,6 +119,8 @@ public enum PluginChainSchedule {
                         property: uris.patternFile, valueType: uris.atomPath, text: Array(absolute(resolve(path)).utf8), uris: uris))
                 case .laneMutes(let bits):
                     control.append(frames: frames, type: uris.atomObject, body: AtomBody.patchSetLong(property: uris.laneMutes, value: Int64(bitPattern: bits), uris: uris))
+                case .thru(let on):
+                    thru = on ? 1 : 0
                 case .get:
                     break
                 }

@@ -21,6 +21,14 @@ public struct LoggedEvent: Equatable, Hashable, Sendable {
 
     /// A short description: `note-on  C4 (60) vel 100 ch 1`.
     public var summary: String {
+        switch bytes.first {
+        case 0xF8: return "clock"
+        case 0xFA: return "start"
+        case 0xFB: return "continue"
+        case 0xFC: return "stop"
+        case 0xF2 where bytes.count == 3: return "song position \(Int(bytes[1]) | Int(bytes[2]) << 7) (sixteenths)"
+        default: break
+        }
         guard bytes.count == 3 else { return "" }
         let channel = Int(bytes[0] & 0x0F) + 1
         let key = Int(bytes[1])

@@ -67,6 +67,12 @@ public struct HostPosition: Equatable, Sendable {
             && zip(a.fields, b.fields).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// The transport script's action for it: `position KEY=VALUE:TYPE ...`
+    /// (docs/transport-script.md), which parses back to the same fields.
+    public var scriptAction: String {
+        "position " + fields.map { "\($0.key.rawValue)=\($0.value.scriptText)" }.joined(separator: " ")
+    }
+
     /// What the core receives: the decoding every front end (LV2, JACK, offline) performs.
     public var update: PositionUpdate {
         var u = PositionUpdate()
@@ -93,7 +99,7 @@ extension PositionUpdate {
         case .beat: beat = number
         case .beatsPerBar: beatsPerBar = number
         case .beatsPerMinute: beatsPerMinute = number
-        case .beatUnit: break
+        case .beatUnit: beatUnit = number
         }
     }
 }

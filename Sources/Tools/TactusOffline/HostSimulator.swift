@@ -13,6 +13,9 @@ public enum ScriptInput: Equatable, Sendable {
     case get(String?)
     /// `patch:Set` of `urn:tactus:laneMutes` (§7.6).
     case laneMutes(UInt64)
+    /// MIDI thru on or off (§7.5): the plugin's `midi_thru` control port, which
+    /// it reads at each block start (a host sets it for the block it falls in).
+    case thru(Bool)
     /// An open editor's edit to the text of this pattern file (what changed, sent as an editor sends it).
     case editorEdit(String)
 }
@@ -39,6 +42,8 @@ public struct HostSimulator: Sendable {
     private var speed: Double = 0
     private var tempo: Double = 120
     private var beatsPerBar: Double = 4
+    /// `time:beatUnit`: 4 until a `meter N U` says otherwise.
+    private var beatUnit = 4
     private var anchorFrame: Int64 = 0
     private var anchorBeat: Double = 0
     private var transportAnchor: Int64 = 0
@@ -133,7 +138,7 @@ public struct HostSimulator: Sendable {
             }
             sink.add(.bar, .long(Int64(bar)))
             sink.add(.barBeat, .float(Float(barBeat)))
-            sink.add(.beatUnit, .int(4))
+            sink.add(.beatUnit, .int(Int32(beatUnit)))
             sink.add(.beatsPerBar, .float(Float(beatsPerBar)))
             sink.add(.beatsPerMinute, .float(Float(tempo)))
         case .beat:
@@ -154,7 +159,7 @@ public struct HostSimulator: Sendable {
             sink.add(.bar, .long(Int64(bar)))
             sink.add(.beat, .double(whole - bar * beatsPerBar + 1))
             sink.add(.barBeat, .float(Float(bar * beatsPerBar)))
-            sink.add(.beatUnit, .int(4))
+            sink.add(.beatUnit, .int(Int32(beatUnit)))
             sink.add(.beatsPerBar, .float(Float(beatsPerBar)))
             sink.add(.beatsPerMinute, .float(Float(tempo)))
         case .muse:
@@ -174,14 +179,14 @@ public struct HostSimulator: Sendable {
             sink.add(.beat, .double(wholeBeats + tickOfBeat / division))
             sink.add(.bar, .long(Int64(bar)))
             sink.add(.barBeat, .float(Float(wholeBeats - bar * beatsPerBar) + Float(tickOfBeat) / Float(division)))
-            sink.add(.beatUnit, .int(4))
+            sink.add(.beatUnit, .int(Int32(beatUnit)))
         case .all:
             // Element's order (its LV2 node): the bar, the beat within it and the running beat.
             let (bar, barBeat) = barAndBarBeat(beat)
             sink.add(.bar, .long(Int64(bar)))
             sink.add(.barBeat, .float(Float(barBeat)))
             sink.add(.beat, .double(beat))
-            sink.add(.beatUnit, .int(4))
+            sink.add(.beatUnit, .int(Int32(beatUnit)))
             sink.add(.beatsPerBar, .float(Float(beatsPerBar)))
             sink.add(.beatsPerMinute, .float(Float(tempo)))
             sink.add(.frame, .long(transportFrame(at: frame)))
@@ -205,10 +210,12 @@ public struct HostSimulator: Sendable {
     /// What an `on-beat` host compares to decide whether to report: speed, whole beat, meter, tempo.
     struct OnBeatSignature: Equatable {
         var speed, wholeBeat, beatsPerBar, tempo: Double
+        var beatUnit: Int
     }
 
     private func onBeatSignature(at frame: Int64) -> OnBeatSignature {
-        OnBeatSignature(speed: speed, wholeBeat: HostSimulator.qtractorWholeBeat(hostBeat(at: frame)), beatsPerBar: beatsPerBar, tempo: tempo)
+        OnBeatSignature(
+            speed: speed, wholeBeat: HostSimulator.qtractorWholeBeat(hostBeat(at: frame)), beatsPerBar: beatsPerBar, tempo: tempo, beatUnit: beatUnit)
     }
 
     /// An `on-beat` host's look at its transport at the start of a block of
@@ -258,7 +265,7 @@ public struct HostSimulator: Sendable {
                 nextAction += 1
                 switch action {
                 case .tempo(let t): reanchor(at: frame); tempo = t
-                case .meter(let m): reanchor(at: frame); beatsPerBar = m
+                case .meter(let m, let unit): reanchor(at: frame); beatsPerBar = m; beatUnit = unit ?? beatUnit
                 case .speed(let s): reanchor(at: frame); speed = s
                 case .locate(let b): moveTo(beat: b, at: frame)
                 case .loop(let a, let b): reanchor(at: frame); loop = (a, b)
@@ -269,6 +276,7 @@ public struct HostSimulator: Sendable {
                 case .patternFile(let path): frameInputs.append(.patternFile(path))
                 case .get(let property): frameInputs.append(.get(property))
                 case .laneMutes(let bits): frameInputs.append(.laneMutes(bits))
+                case .thru(let on): frameInputs.append(.thru(on))
                 case .editorEdit(let path): frameInputs.append(.editorEdit(path))
                 }
                 if action.changesTransport { updateIndex = frameInputs.count }

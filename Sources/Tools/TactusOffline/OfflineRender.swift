@@ -35,6 +35,8 @@ public struct OfflineRender {
     public var outputCapacity = 1 << 16
     /// Give every event its bar and beat (costs a little: blocks are rendered in steps).
     public var annotate = false
+    /// §12: the engine also sends MIDI clock (off by default, as in the plugin).
+    public var midiClock = false
     /// Sees every input the core receives, at its absolute frame (for tests and tracing).
     public var observer: ((Int64, DeliveredInput) -> Void)?
 
@@ -71,6 +73,8 @@ public struct OfflineRender {
         let exchange = sequencer.handOver
         var host = HostSimulator(script: script, sampleRate: sampleRate)
         var sizes = blocks.makeIterator()
+        // §7.5: input notes pass to the output while the script's `thru` is on.
+        var thru = false
         _ = exchange.pointee.reserve()
         sequencer.receive(prepared: PatternSnapshot.make(pattern, text: patternText))
         var preparedPattern: Pattern? = pattern
@@ -85,6 +89,7 @@ public struct OfflineRender {
             observer?(start, .blockStart(size))
             var edits: [(Int64, String)] = []
             sequencer.beginBlock(frameCount: size, eventCapacity: outputCapacity)
+            if midiClock { sequencer.setMIDIClock(enabled: true) }
             if !blockEvents.isEmpty { blockEvents.removeAll(keepingCapacity: true) }
             // Collects what the engine wrote so far, positioned by the clock it was rendered under.
             func collect() {
@@ -121,11 +126,7 @@ public struct OfflineRender {
                         apply(p.update, atOffset: input.offset)
                     case .midi(let bytes):
                         observer?(start + Int64(input.offset), .midi(bytes))
-                        if bytes.count >= 2 {
-                            sequencer.receiveMIDI(
-                                status: bytes[0], data1: bytes[1], data2: bytes.count >= 3 ? bytes[2] : 0, size: bytes.count, thru: false,
-                                atOffset: input.offset)
-                        }
+                        bytes.withUnsafeBytes { _ = sequencer.receiveMIDI($0, thru: thru, atOffset: input.offset) }
                     case .pattern(let path), .patternFile(let path), .editorEdit(let path):
                         // (An editor's edit is rendered as a text edit: what the editor
                         // sends is made to install the same text, timing aside.)
@@ -133,6 +134,8 @@ public struct OfflineRender {
                     case .laneMutes(let bits):
                         observer?(start + Int64(input.offset), .laneMutes(bits))
                         sequencer.apply(.laneMutes(bits), atOffset: input.offset)
+                    case .thru(let on):
+                        thru = on
                     case .get:
                         break
                     }

@@ -45,7 +45,9 @@ public struct TransportScript: Sendable {
     /// One thing that happens at a frame.
     public enum Action: Equatable, Sendable {
         case tempo(Double)
-        case meter(Double)
+        /// Beats per bar, and the beat unit when given (4 a quarter note, 8 an
+        /// eighth: `meter 6 8`); without one the unit stays (4 at first).
+        case meter(Double, unit: Int? = nil)
         case speed(Double)
         case locate(Double)
         case loop(start: Double, end: Double)
@@ -65,12 +67,15 @@ public struct TransportScript: Sendable {
         case editorEdit(String)
         /// `patch:Set` of `urn:tactus:laneMutes` (timing contract §7.6): bit i mutes lane i.
         case laneMutes(UInt64)
+        /// MIDI thru on or off (timing contract §7.5: the plugin's `midi_thru`,
+        /// `tactus jack`'s `thru`): input notes pass to the output from here.
+        case thru(Bool)
 
         /// Whether the action changes the simulated host's transport.
         public var changesTransport: Bool {
             switch self {
             case .tempo, .meter, .speed, .locate, .loop, .loopOff: return true
-            case .midi, .position, .pattern, .patternFile, .get, .laneMutes, .editorEdit: return false
+            case .midi, .position, .pattern, .patternFile, .get, .laneMutes, .editorEdit, .thru: return false
             }
         }
     }
@@ -191,8 +196,15 @@ extension TransportScript {
                     guard args.count == 1, let t = Double(args[0]), t >= 0.001, t <= 100_000 else { throw fail("'tempo' takes one number of beats per minute from 0.001 to 100000") }
                     action = .tempo(t)
                 case "meter":
-                    guard args.count == 1, let m = Double(args[0]), m > 0, m <= 1_000_000 else { throw fail("'meter' takes one number of beats per bar above 0, up to 1000000") }
-                    action = .meter(m)
+                    guard args.count == 1 || args.count == 2, let m = Double(args[0]), m > 0, m <= 1_000_000 else {
+                        throw fail("'meter' takes a number of beats per bar above 0, up to 1000000, and optionally a beat unit (meter 6 8)")
+                    }
+                    var unit: Int? = nil
+                    if args.count == 2 {
+                        guard let u = Int(args[1]), u >= 1, u <= 256 else { throw fail("'meter' takes a beat unit that is a whole number from 1 to 256 (4 a quarter note, 8 an eighth), found '\(args[1])'") }
+                        unit = u
+                    }
+                    action = .meter(m, unit: unit)
                 case "speed":
                     guard args.count == 1, let s = Double(args[0]), s >= 0, s <= 100_000 else { throw fail("'speed' takes one number from 0 to 100000") }
                     action = .speed(s)
@@ -235,6 +247,9 @@ extension TransportScript {
                 case "edit":
                     guard args.count == 1 else { throw fail("'edit' takes one file path") }
                     action = .editorEdit(args[0])
+                case "thru":
+                    guard args.count == 1, args[0] == "on" || args[0] == "off" else { throw fail("'thru' takes on or off") }
+                    action = .thru(args[0] == "on")
                 case "mute":
                     // `mute 0 2` mutes the first and third lanes; `mute` alone unmutes every lane.
                     var bits: UInt64 = 0

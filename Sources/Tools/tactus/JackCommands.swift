@@ -113,7 +113,7 @@ struct JackRecordCommand: ParsableCommand {
                     lastCycleEnd = t.cycleStart + Int64(t.frameCount)
                     if cycles != nil { cycleLog += JackCycleLine.text(t, frameTime: entry.frameTime) + "\n" }
                     if let position = model.position(for: t) {
-                        script += "\(t.cycleStart) position " + position.fields.map { "\($0.key.rawValue)=\($0.value.scriptText)" }.joined(separator: " ") + "\n"
+                        script += "\(t.cycleStart) \(position.scriptAction)\n"
                     }
                 case .event:
                     let bytes = [entry.b0, entry.b1, entry.b2].prefix(Int(entry.size))

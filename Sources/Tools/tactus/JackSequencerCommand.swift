@@ -14,7 +14,11 @@ struct JackSequencerCommand: ParsableCommand {
             otherwise. Commands are read from standard input, a terminal or a pipe \
             (type help); each edit takes effect at the start of the next JACK cycle. \
             The client quits at `quit`, at the end of input, or at Ctrl-C, sending \
-            note-offs for whatever sounds.
+            note-offs for whatever sounds. With NSM_URL set it joins a session \
+            manager's session (NSM): it registers with JACK when the session opens, \
+            under the name the session gives, keeps its pattern and settings in the \
+            session's folder, and quits at SIGTERM, not at the end of input; run as \
+            tactus-jack it is this command (docs/jack.md).
             """)
 
     @Option(help: "The pattern to start with (default: the one-bar default figure).") var pattern: String?

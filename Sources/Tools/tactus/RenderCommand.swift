@@ -39,6 +39,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .long, help: "Add the bar:beat and a description to each event, as a comment.")
     var annotate = false
 
+    @Flag(name: .long, help: "Also send MIDI clock, as tactus jack's clock_out and the plugin's 'clock' toggle do: Song Position Pointer, Start or Continue, a Timing Clock every 1/24 quarter note, Stop (timing contract §12).")
+    var clock = false
+
     @Option(name: .long, help: "Refuse scripts longer than this many hours of audio at the render's rate.")
     var maxHours: Double = RenderBounds.defaultHours
 
@@ -87,7 +90,7 @@ struct RenderCommand: ParsableCommand {
 
         var out = try OutputStream(path: output)
         out.write("# tactus event log: FRAME then MIDI bytes in hex")
-        out.write("# pattern \(displayPath(patternPath)), transport \(displayPath(transport)), rate \(formatNumber(sampleRate)), blocks \(plan)")
+        out.write("# pattern \(displayPath(patternPath)), transport \(displayPath(transport)), rate \(formatNumber(sampleRate)), blocks \(plan)\(clock ? ", MIDI clock (§12)" : "")")
         let total = script.endFrame
         // Not while the log itself scrolls past on the same terminal.
         let logOnTerminal = (output == nil || output == "-") && isatty(STDOUT_FILENO) == 1
@@ -96,6 +99,7 @@ struct RenderCommand: ParsableCommand {
         }
         var render = OfflineRender(script: script, sampleRate: sampleRate, blocks: plan)
         render.annotate = annotate
+        render.midiClock = clock
         var events = 0
         // The closures below run once a block, millions of times: they read
         // the options from locals, as reading an @Option goes through
@@ -109,7 +113,8 @@ struct RenderCommand: ParsableCommand {
             shouldStop: { out.failed || events > maxEvents },
             onBlock: { blockEvents, rendered in
                 events += blockEvents.count
-                if keepPlayed { played += blockEvents }
+                // A Standard MIDI File holds no clock: it is the transport's, not the music's.
+                if keepPlayed { played += blockEvents.filter { $0.bytes[0] < 0xF0 } }
                 for e in blockEvents {
                     if annotate, let position = e.position {
                         let line = EventLog.line(e)

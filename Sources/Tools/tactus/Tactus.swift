@@ -26,7 +26,12 @@ struct Tactus: ParsableCommand {
     /// (`Usage: tactus export ...`).
     static func main() {
         var command: ParsableCommand
-        do { command = try parseAsRoot() } catch { exit(with: error) }
+        // Run as `tactus-jack` (the link make install puts beside it), it is
+        // `tactus jack`: a session manager starts a client by its executable's
+        // name alone, with no arguments (docs/jack.md, "In a session manager").
+        let invokedAs = CommandLine.arguments.first?.split(separator: "/").last
+        let arguments = invokedAs == "tactus-jack" ? ["jack"] + CommandLine.arguments.dropFirst() : Array(CommandLine.arguments.dropFirst())
+        do { command = try parseAsRoot(arguments) } catch { exit(with: error) }
         do { try command.run() } catch { exit(with: error, from: type(of: command)) }
     }
 

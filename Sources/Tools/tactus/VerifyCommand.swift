@@ -22,6 +22,8 @@ struct VerifyCommand: ParsableCommand {
     @Argument(help: "Recorded event log.") var log: String
     @Option(help: "Frames by which events may differ (default: the session's 'tolerance', else 0).") var tolerance: Int64?
     @Option(help: "Pattern file (default: the session's 'pattern' setting).") var pattern: String?
+    @Flag(name: .long, help: "Replay with MIDI clock (timing contract §12), for a recording of tactus jack's clock_out, or of the plugin with its 'clock' toggle on, beside its notes.")
+    var clock = false
 
     func validate() throws {
         if let tolerance, tolerance < 0 { throw ValidationError("--tolerance must be 0 or more frames") }
@@ -58,6 +60,7 @@ struct VerifyCommand: ParsableCommand {
         }
         var render = OfflineRender(script: script, sampleRate: sampleRate, blocks: script.blocks ?? .fixed(256))
         render.annotate = true
+        render.midiClock = clock
         var expected: [LoggedEvent] = []
         _ = render.run(
             pattern: initial.0, patternText: initial.1,

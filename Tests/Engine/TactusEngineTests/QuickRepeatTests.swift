@@ -12,6 +12,7 @@ import TactusOffline
 struct QuickRepeatTests {
     static func sameState(_ a: TransportClock, _ b: TransportClock) -> Bool {
         a.beatsPerMinute == b.beatsPerMinute && a.speed == b.speed && a.beatsPerBar == b.beatsPerBar && a.bar == b.bar
+            && a.beatUnit == b.beatUnit
             && a.anchorFrame == b.anchorFrame && a.anchorBeat == b.anchorBeat && a.isRolling == b.isRolling
             && a.framesPerBeat == b.framesPerBeat && a.beatsPerFrame == b.beatsPerFrame
             && a.lastHostFrame == b.lastHostFrame && a.lastHostFrameArrival == b.lastHostFrameArrival
@@ -25,6 +26,10 @@ struct QuickRepeatTests {
         func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
         let band = TransportClock.repeatBandBeats
         var quickRepeats = 0, quickAllKeys = 0
+        // The beat unit (§12.1) from a stream of its own, so the updates are those without it:
+        // one in eight carries one, usable or not; a new one must fail the quick test.
+        var unitRNG = SplitMix64(seed: 17)
+        var unitChanges = 0
         for _ in 0..<2000 {
             let rate = pick([44100.0, 48000, 96000, 22050])
             var clock = TransportClock(sampleRate: rate)
@@ -67,6 +72,10 @@ struct QuickRepeatTests {
                     update = PositionUpdate(frame: Double(frame), speed: 1, bar: bar, barBeat: bar * perBar, beat: min(beatOfBar, perBar),
                                             beatsPerBar: perBar, beatsPerMinute: tempo)
                 }
+                if unitRNG.next() % 8 == 0 {
+                    let units: [Double] = [4, 4, 8, 2, 16, 4.5, 0]
+                    update.beatUnit = units[Int(unitRNG.next() % UInt64(units.count))]
+                }
                 var exact = clock
                 let expected = exact.applyInFull(update, atFrame: frame)
                 let before = clock
@@ -89,12 +98,14 @@ struct QuickRepeatTests {
                     return
                 }
                 if got == .repeat && before.anchorFrame == clock.anchorFrame { quickRepeats += 1 }
+                if clock.beatUnit != before.beatUnit { unitChanges += 1 }
                 if !clock.isRolling {
                     _ = clock.apply(PositionUpdate(speed: 1, beatsPerMinute: tempo), atFrame: frame)
                 }
             }
         }
         #expect(quickRepeats > 50_000)
+        #expect(unitChanges > 10_000)
         // The all-keys host's repeats take the quick path (once a beat off the tick grids has shown it exact).
         #expect(quickAllKeys > 5_000)
     }

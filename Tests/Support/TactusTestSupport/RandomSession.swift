@@ -165,7 +165,8 @@ public struct RandomSession {
                 if !edits.isEmpty { text += "\(f) pattern \(pick(edits))\n" }
             case 14:
                 bpb = pick([4, 3, 7, 3.5])
-                text += "\(f) meter \(bpb)\n"
+                // 7/8: the beat unit changes too (the MIDI clock then counts 12 a beat, §12.1); it stays for later meters.
+                text += bpb == 7 ? "\(f) meter 7 8\n" : "\(f) meter \(bpb)\n"
             case 15:
                 // A raw repeat with float noise. Our estimate of the host's beat is rough, so
                 // this may well contradict the host; a host reporting every block then puts

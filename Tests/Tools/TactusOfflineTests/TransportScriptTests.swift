@@ -103,7 +103,10 @@ struct TransportScriptParsingTests {
             (h + "100 end now", 2, "'end' takes no arguments"),
             (h + "0 tempo 0\n1 end", 2, "'tempo' takes one number of beats per minute from 0.001 to 100000"),
             (h + "0 tempo fast\n1 end", 2, "'tempo' takes one number of beats per minute from 0.001 to 100000"),
-            (h + "0 meter -3\n1 end", 2, "'meter' takes one number of beats per bar above 0, up to 1000000"),
+            (h + "0 meter -3\n1 end", 2, "'meter' takes a number of beats per bar above 0, up to 1000000, and optionally a beat unit (meter 6 8)"),
+            (h + "0 meter 6 4.5\n1 end", 2, "'meter' takes a beat unit that is a whole number from 1 to 256 (4 a quarter note, 8 an eighth), found '4.5'"),
+            (h + "0 thru yes\n1 end", 2, "'thru' takes on or off"),
+            (h + "0 meter 6 8 2\n1 end", 2, "'meter' takes a number of beats per bar above 0, up to 1000000, and optionally a beat unit (meter 6 8)"),
             (h + "0 speed -1\n1 end", 2, "'speed' takes one number from 0 to 100000"),
             (h + "0 speed nan\n1 end", 2, "'speed' takes one number from 0 to 100000"),
             (h + "0 play 2\n1 end", 2, "'play' takes no arguments"),
@@ -262,7 +265,7 @@ struct HostPositionTests {
         ])
         let u = p.update
         #expect(u == PositionUpdate(
-            frame: 5, speed: 1, bar: 2, barBeat: Double(Float(0.7)), beat: 3.25, beatsPerBar: 3, beatsPerMinute: 140))
+            frame: 5, speed: 1, bar: 2, barBeat: Double(Float(0.7)), beat: 3.25, beatsPerBar: 3, beatsPerMinute: 140, beatUnit: 8))
         // A Float 0.7 reaches the core as 0.699999988..., not 0.7.
         #expect(u.barBeat == 0.699999988079071)
         #expect(!u.hasInvalidKey)
@@ -281,9 +284,12 @@ struct HostPositionTests {
         #expect(u.speed == 1)
     }
 
-    @Test func numericBeatUnitIsNotDecoded() {
-        #expect(HostPosition(fields: [(.beatUnit, .int(8))]).update == PositionUpdate())
-        #expect(HostPosition(fields: [(.beatUnit, .double(4.5)), (.speed, .int(1))]).update == PositionUpdate(speed: 1))
+    /// The beat unit reaches the core as it is sent (the MIDI clock counts
+    /// quarter notes by it, §12.1); the core, not the decoding, passes over
+    /// one it cannot use (4.5).
+    @Test func numericBeatUnitIsDecoded() {
+        #expect(HostPosition(fields: [(.beatUnit, .int(8))]).update == PositionUpdate(beatUnit: 8))
+        #expect(HostPosition(fields: [(.beatUnit, .double(4.5)), (.speed, .int(1))]).update == PositionUpdate(speed: 1, beatUnit: 4.5))
     }
 
     /// Timing contract §6: a key of a non-numeric type, whichever key, voids the update.
@@ -517,6 +523,17 @@ struct HostSimulatorTests {
         #expect(value(ups[1].position, .beat) == .double(10_000 * beatsPerFrame))
         #expect(value(ups[2].position, .beat) == .double(0))
         #expect(value(ups[3].position, .beat) == .double(8_000 * beatsPerFrame))
+    }
+
+    /// `meter N U` sets the beat unit every key set that reports one sends
+    /// (`time:beatUnit`, which the MIDI clock counts by, §12.1); `meter N` keeps it.
+    @Test func meterWithABeatUnitIsReported() throws {
+        for keys in ["bbt", "qtractor", "muse", "all"] {
+            let reports = updates(try deliver("keys \(keys)\n0 play\n100 meter 6 8\n200 meter 3\n300 stop\n400 end"))
+            let units = reports.map { r in r.position.fields.first { $0.key == .beatUnit }?.value }
+            #expect(units == [.int(4), .int(8), .int(8), .int(8)], "keys \(keys)")
+            #expect(reports[1].position.update.beatUnit == 8 && reports[1].position.update.beatsPerBar == 6, "keys \(keys)")
+        }
     }
 
     @Test func keySetsChooseTheKeysAndTheirTypes() throws {

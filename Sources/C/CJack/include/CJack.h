@@ -7,8 +7,10 @@
 #define TACTUS_CJACK_H
 
 #include <jack/jack.h>
+#include <jack/metadata.h>
 #include <jack/midiport.h>
 #include <jack/transport.h>
+#include <jack/uuid.h>
 
 /* jack_client_open is variadic (the server name follows the options), which
  * Swift cannot call: this wrapper takes the name as a plain argument. */

@@ -42,11 +42,13 @@
 #define TACTUS_PORT_MUTE_COUNT 8u
 /* MIDI thru (timing contract §7.5): input notes also go to the output while it is 1. */
 #define TACTUS_PORT_MIDI_THRU 11u
+/* MIDI clock out (timing contract §12): the clock's messages on the MIDI output while it is 1. */
+#define TACTUS_PORT_CLOCK 12u
 /* Patterns and songs (timing contract §9.5, §9.6): a request for pattern k when
  * `pattern` changes to k >= 1 at a block start; the song plays while `song` is 1. */
-#define TACTUS_PORT_PATTERN 12u
-#define TACTUS_PORT_SONG 13u
-#define TACTUS_PORT_COUNT 14u
+#define TACTUS_PORT_PATTERN 13u
+#define TACTUS_PORT_SONG 14u
+#define TACTUS_PORT_COUNT 15u
 
 extern const char *const tactus_uri_pattern;
 extern const char *const tactus_uri_patternFile;

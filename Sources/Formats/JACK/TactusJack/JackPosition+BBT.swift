@@ -6,7 +6,7 @@ extension jack_position_t {
     /// the position `beats` (beats from the start of the transport, bar 1
     /// beat 1 at beat 0): `valid` = BBT with `tick_double`, `bar`, `beat`,
     /// `tick`, `tick_double`, `bar_start_tick`, `beats_per_bar`, `beat_type`
-    /// 4, `ticks_per_beat` and `beats_per_minute`. The one fill of the
+    /// (`beatType`, 4 a quarter note, 8 an eighth), `ticks_per_beat` and `beats_per_minute`. The one fill of the
     /// project's masters (`tactus jack --master`, `TimebaseMaster`).
     ///
     /// The clamping rule, so that a follower always reads a valid position
@@ -30,7 +30,7 @@ extension jack_position_t {
     ///
     /// `beatsPerBar` and `ticksPerBeat` are positive. O(1), no allocation.
     @_noLocks
-    public mutating func setBBT(beats: Double, beatsPerBar: Double, ticksPerBeat: Double, beatsPerMinute: Double) {
+    public mutating func setBBT(beats: Double, beatsPerBar: Double, beatType: Double = 4, ticksPerBeat: Double, beatsPerMinute: Double) {
         let lastBarStart = Double(Int32.max - 1) * beatsPerBar
         let b = beats >= 0 ? (beats < lastBarStart ? beats : lastBarStart) : 0
         var bar = Double(BeatPosition.floorToInt64(b / beatsPerBar))
@@ -52,7 +52,7 @@ extension jack_position_t {
         tick_double = tickDouble
         bar_start_tick = bar * beatsPerBar * ticksPerBeat
         beats_per_bar = Float(beatsPerBar)
-        beat_type = 4
+        beat_type = Float(beatType)
         ticks_per_beat = ticksPerBeat
         beats_per_minute = beatsPerMinute
     }

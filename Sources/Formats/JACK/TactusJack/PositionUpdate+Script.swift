@@ -13,6 +13,7 @@ extension PositionUpdate {
         if let v = beat { fields.append((.beat, .double(v))) }
         if let v = beatsPerBar { fields.append((.beatsPerBar, .double(v))) }
         if let v = beatsPerMinute { fields.append((.beatsPerMinute, .double(v))) }
+        if let v = beatUnit { fields.append((.beatUnit, .double(v))) }
         return HostPosition(fields: fields)
     }
 }

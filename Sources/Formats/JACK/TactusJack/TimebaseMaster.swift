@@ -21,10 +21,12 @@ public final class TimebaseMaster {
     public private(set) var elapsed: Int64 = 0
     private var tempo: Double = 120
     private var beatsPerBar: Double = 4
+    /// `beat_type`: 4 until a `meter N U` says otherwise.
+    private var beatType: Double = 4
     private var anchorFrame: Double = 0
     private var anchorBeat: Double = 0
     private var pendingTempo: Double?
-    private var pendingMeter: Double?
+    private var pendingMeter: (beatsPerBar: Double, unit: Int?)?
     private var pendingLocate: (frame: Double, beat: Double)?
     public private(set) var finished = false
     public private(set) var unsupported: [String] = []
@@ -72,7 +74,7 @@ public final class TimebaseMaster {
             next += 1
             switch action {
             case .tempo(let t): pendingTempo = t
-            case .meter(let m): pendingMeter = m
+            case .meter(let m, let unit): pendingMeter = (m, unit)
             case .speed(let s): if s > 0 { jack_transport_start(jack.client) } else { jack_transport_stop(jack.client) }
             case .locate(let b):
                 // The new anchor applies once JACK has moved (the timebase callback
@@ -103,10 +105,11 @@ public final class TimebaseMaster {
             pendingTempo = nil
         }
         if let m = pendingMeter {
-            beatsPerBar = m
+            beatsPerBar = m.beatsPerBar
+            if let u = m.unit { beatType = Double(u) }
             pendingMeter = nil
         }
-        pos.pointee.setBBT(beats: beat(atFrame: frame), beatsPerBar: beatsPerBar, ticksPerBeat: ticksPerBeat, beatsPerMinute: tempo)
+        pos.pointee.setBBT(beats: beat(atFrame: frame), beatsPerBar: beatsPerBar, beatType: beatType, ticksPerBeat: ticksPerBeat, beatsPerMinute: tempo)
     }
 
     public func stop() {

@@ -36,12 +36,13 @@ public enum JackCyclePlayer {
     /// Plays `patternText` over `cycles` (each with its `frameCount`, back to
     /// back from frame 0) with `controls` on the control input (in frame
     /// order), and returns what the MIDI output would carry. `edits[i]` is a
-    /// pattern text the prompt offers before cycle `i`, which installs it.
-    /// With `journal`, the session journal is written there as `tactus jack
-    /// --journal` writes it.
+    /// pattern text the prompt offers before cycle `i`, which installs it;
+    /// `live[i]` the lane mutes and MIDI thru the prompt sets before cycle `i`
+    /// (`mute`, `unmute`, `thru`). With `journal`, the session journal is
+    /// written there as `tactus jack --journal` writes it.
     public static func play(
         patternText: [UInt8], sampleRate: Double, cycles: [JackTransportSnapshot], controls: [ControlMessage] = [],
-        edits: [Int: [UInt8]] = [:], journal folder: String? = nil
+        edits: [Int: [UInt8]] = [:], live: [Int: LiveControls] = [:], journal folder: String? = nil
     ) throws -> [PlayedEvent] {
         let pattern = try PatternParser.parse(bytes: patternText)
         // The client, its ports and the JACK calls of `process` are not used by the engine's part of a cycle.
@@ -69,6 +70,10 @@ public enum JackCyclePlayer {
                 guard c.sequencer.pointee.handOver.pointee.offer(PatternSnapshot.make(try PatternParser.parse(bytes: text), text: text, tag: tag)) else {
                     throw SequencerError(description: "the engine took no pattern for \(SnapshotExchange.defaultBudget) edits")
                 }
+            }
+            if let settings = live[index] {
+                c.flags.pointee.laneMutes.store(settings.laneMutes, ordering: .relaxed)
+                c.flags.pointee.thru.store(settings.thru, ordering: .relaxed)
             }
             let end = frame + Int64(cycle.frameCount)
             JackSequencerProcess.beginCycle(c, frame: frame, transport: cycle, room: c.sequencer.pointee.eventStorageCapacity, closing: false)

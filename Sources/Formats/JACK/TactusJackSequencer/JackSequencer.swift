@@ -12,7 +12,10 @@ struct JournalEntry: Sendable, BitwiseCopyable {
     /// `clock`: a run of consecutive cycles starts here (at the first cycle, and
     /// after JACK skipped this client); `snapshot` holds the server's frame time.
     /// `followInput`: a key-follow note-on or CC 121 (timing contract §7.5), replayed as MIDI.
-    enum Kind: UInt8, Sendable, BitwiseCopyable { case position, installed, allNotesOff, clock, followInput }
+    /// `laneMutes`: the prompt's lane mutes (§7.6) applied at a cycle's start; `snapshot` holds the bits.
+    /// `thru`: the prompt's MIDI thru (§7.5) as of a cycle's start; `snapshot` 1 on, 0 off. With it on,
+    /// every input note is journaled as `followInput` (what the replay passes through).
+    enum Kind: UInt8, Sendable, BitwiseCopyable { case position, installed, allNotesOff, clock, followInput, laneMutes, thru }
     var kind: Kind
     var frame: Int64
     var update: PositionUpdate = PositionUpdate()
@@ -29,6 +32,9 @@ struct JournalEntry: Sendable, BitwiseCopyable {
 struct ProcessContext {
     let client: OpaquePointer
     let midiOut: OpaquePointer
+    /// The `clock_out` port (timing contract §12): nil where no server runs
+    /// (`JackCyclePlayer`), which leaves the engine's MIDI clock off.
+    let clockOut: OpaquePointer?
     let controlIn: OpaquePointer
     let sequencer: UnsafeMutablePointer<Sequencer>
     let follower: UnsafeMutablePointer<JackTransportFollower>
@@ -49,6 +55,10 @@ struct SessionFlags: ~Copyable {
     let closedAt = Atomic<Int64>(-1)
     /// Cycles processed (read by the prompt to wait for a cycle).
     let cycles = Atomic<Int64>(0)
+    /// The prompt's lane mutes (`mute`, `unmute`: bit i mutes lane i, §7.6), applied at the next cycle's start.
+    let laneMutes = Atomic<UInt64>(0)
+    /// The prompt's `thru on|off` (§7.5), read at each cycle's start.
+    let thru = Atomic<Bool>(false)
 }
 
 /// Counters kept by the process callback (read by the prompt thread only for reports).
@@ -61,6 +71,10 @@ struct ProcessCounters {
     var clockKnown = false
     /// The longest the callback took, in microseconds (wall time, preemption included).
     var longestCallback: UInt64 = 0
+    /// The lane mutes the sequencer was last given (the prompt's, as of a cycle's start).
+    var appliedMutes: UInt64 = 0
+    /// MIDI thru in this cycle (the prompt's, as of its start).
+    var thru = false
 }
 
 /// The timebase master's tempo and meter (`--master`): constant, read-only on the audio thread.
@@ -101,6 +115,7 @@ enum JackSequencerProcess {
         c.counters.pointee.expectedFrameTime = frameTime &+ frameCount
         if c.flags.pointee.closedAt.load(ordering: .relaxed) >= 0 {
             if let output = tactus_jack_port_buffer(c.midiOut, frameCount) { tactus_jack_midi_clear(output) }
+            if let port = c.clockOut, let output = tactus_jack_port_buffer(port, frameCount) { tactus_jack_midi_clear(output) }
             return
         }
 
@@ -114,6 +129,12 @@ enum JackSequencerProcess {
         if let output {
             tactus_jack_midi_clear(output)
             room = min(room, tactus_jack_midi_space(output) / JackSequencerProcess.bytesPerEvent)
+        }
+        // The clock's messages share the engine's output (§12.7): it keeps within both buffers.
+        let clockOutput = c.clockOut.flatMap { tactus_jack_port_buffer($0, frameCount) }
+        if let clockOutput {
+            tactus_jack_midi_clear(clockOutput)
+            room = min(room, tactus_jack_midi_space(clockOutput) / JackSequencerProcess.bytesPerEvent)
         }
         let closing = c.flags.pointee.closeRequested.load(ordering: .acquiring)
         beginCycle(c, frame: frame, transport: transport, room: room, closing: closing)
@@ -133,14 +154,15 @@ enum JackSequencerProcess {
         // on its own, and reads errors and statistics after the session.
         _ = c.sequencer.pointee.takeOwed()
 
-        if let output {
-            for e in c.sequencer.pointee.events {
-                c.scratch[0] = e.status
-                c.scratch[1] = e.data1
-                c.scratch[2] = e.data2
-                if tactus_jack_midi_write(output, jack_nframes_t(e.offset), c.scratch, e.byteCount) != 0 {
-                    c.counters.pointee.failedWrites &+= 1
-                }
+        // Notes to midi_out, the MIDI clock (system messages, 1 or 3 bytes) to clock_out.
+        for e in c.sequencer.pointee.events {
+            c.scratch[0] = e.status
+            c.scratch[1] = e.data1
+            c.scratch[2] = e.data2
+            let isClock = e.isSystemMessage
+            guard let port = isClock ? clockOutput : output else { continue }
+            if tactus_jack_midi_write(port, jack_nframes_t(e.offset), c.scratch, e.byteCount) != 0 {
+                c.counters.pointee.failedWrites &+= 1
             }
         }
         if closing { c.flags.pointee.closedAt.store(frame &+ Int64(frameCount), ordering: .releasing) }
@@ -154,6 +176,20 @@ enum JackSequencerProcess {
     static func beginCycle(_ c: ProcessContext, frame: Int64, transport: JackTransportSnapshot, room: Int, closing: Bool) {
         if let installed = c.sequencer.pointee.beginBlock(frameCount: Int(transport.frameCount), eventCapacity: room) {
             journal(c, JournalEntry(kind: .installed, frame: frame, snapshot: installed.tag))
+        }
+        // §12: with a clock_out port the clock is on from the first cycle (a no-op after).
+        if c.clockOut != nil { c.sequencer.pointee.setMIDIClock(enabled: true) }
+        // The prompt's mutes (§7.6) and thru (§7.5), as a plugin reads its control ports: at the block start.
+        let mutes = c.flags.pointee.laneMutes.load(ordering: .relaxed)
+        if mutes != c.counters.pointee.appliedMutes {
+            c.counters.pointee.appliedMutes = mutes
+            c.sequencer.pointee.apply(.laneMutes(mutes), atOffset: 0)
+            journal(c, JournalEntry(kind: .laneMutes, frame: frame, snapshot: mutes))
+        }
+        let thru = c.flags.pointee.thru.load(ordering: .relaxed)
+        if thru != c.counters.pointee.thru {
+            c.counters.pointee.thru = thru
+            journal(c, JournalEntry(kind: .thru, frame: frame, snapshot: thru ? 1 : 0))
         }
         if let update = c.follower.pointee.update(for: transport) {
             c.sequencer.pointee.apply(update, atOffset: 0)
@@ -171,17 +207,22 @@ enum JackSequencerProcess {
 
     /// A message on the control input at `offset` frames into the cycle: CC 123
     /// or CC 120 ends every sounding note there (§5); a note-on or CC 121 acts
-    /// on the lanes that follow the key (§7.5); anything else is ignored.
+    /// on the lanes that follow the key, and with the prompt's `thru on` a
+    /// note is passed to `midi_out` too (§7.5); anything else is ignored.
     @_noLocks
     static func control(_ c: ProcessContext, frame: Int64, offset: Int, status: UInt8, data1: UInt8, data2: UInt8) {
-        // The engine's one reading of MIDI input (§5, §7.5, §9.6); the journal
-        // keeps what it acted on, as `midi` lines a render replays.
-        let size = status & 0xE0 == 0xC0 ? 2 : 3
-        c.sequencer.pointee.receiveMIDI(status: status, data1: data1, data2: data2, size: size, thru: false, atOffset: offset)
-        if MIDIInput.isAllNotesOff(status: status, data1: data1) {
-            journal(c, JournalEntry(kind: .allNotesOff, frame: frame &+ Int64(offset), status: status, data1: data1))
-        } else if status & 0xF0 == 0x90 || status & 0xF0 == 0xC0 || status & 0xF0 == 0xB0 {
+        let thru = c.counters.pointee.thru
+        let effect = withUnsafeBytes(of: (status, data1, data2)) { c.sequencer.pointee.receiveMIDI($0, thru: thru, atOffset: offset) }
+        switch effect {
+        case .none where thru && status & 0xE0 == 0x80:
+            // A note passed through (a key-follow note-on is journaled below, and passed by the replay too).
             journal(c, JournalEntry(kind: .followInput, frame: frame &+ Int64(offset), status: status, data1: data1, data2: data2))
+        case .follow, .trigger:
+            journal(c, JournalEntry(kind: .followInput, frame: frame &+ Int64(offset), status: status, data1: data1, data2: data2))
+        case .allNotesOff:
+            journal(c, JournalEntry(kind: .allNotesOff, frame: frame &+ Int64(offset), status: status, data1: data1))
+        case .none:
+            break
         }
     }
 

@@ -1,7 +1,9 @@
 import FileIO
 import Glibc
 import TactusEngine
+import TactusJack
 import TactusModel
+import TactusOffline
 
 /// Writes what a `tactus jack` session did as a session description that
 /// `tactus render` and `tactus verify` replay: `session.transport` (the
@@ -65,20 +67,18 @@ struct JournalWriter {
     mutating func write(_ entry: JournalEntry) {
         switch entry.kind {
         case .position:
-            var fields: [String] = []
-            let u = entry.update
-            if let v = u.frame { fields.append("frame=\(v):d") }
-            if let v = u.speed { fields.append("speed=\(v):d") }
-            if let v = u.bar { fields.append("bar=\(v):d") }
-            if let v = u.barBeat { fields.append("barBeat=\(v):d") }
-            if let v = u.beat { fields.append("beat=\(v):d") }
-            if let v = u.beatsPerBar { fields.append("beatsPerBar=\(v):d") }
-            if let v = u.beatsPerMinute { fields.append("beatsPerMinute=\(v):d") }
-            script += "\(entry.frame) position \(fields.joined(separator: " "))\n"
+            // Every key the core was given (the beat unit the MIDI clock counts by too), Doubles exact.
+            script += "\(entry.frame) \(entry.update.scriptPosition.scriptAction)\n"
         case .allNotesOff:
             script += "\(entry.frame) midi \(JournalWriter.hex(entry.status)) \(JournalWriter.hex(entry.data1)) 00\n"
         case .followInput:
             script += "\(entry.frame) midi \(JournalWriter.hex(entry.status)) \(JournalWriter.hex(entry.data1)) \(JournalWriter.hex(entry.data2))\n"
+        case .laneMutes:
+            // The transport script's `mute` (lanes from 0; none: every lane unmuted).
+            let lanes = (0..<64).filter { entry.snapshot & (UInt64(1) << UInt64($0)) != 0 }
+            script += "\(entry.frame) mute" + lanes.map { " \($0)" }.joined() + "\n"
+        case .thru:
+            script += "\(entry.frame) thru \(entry.snapshot != 0 ? "on" : "off")\n"
         case .clock:
             frameTimes += "\(entry.frame) \(entry.snapshot)\n"
         case .installed:

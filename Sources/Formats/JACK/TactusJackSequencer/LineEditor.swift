@@ -12,7 +12,10 @@ import Glibc
 struct LineEditor {
     /// Lines libedit completed (nil: end of input), handed over by the C callback.
     nonisolated(unsafe) private static var completed: [String?] = []
-    private static let commands = ["show", "add", "remove", "length", "lane", "lanes", "seed", "clear", "load", "save", "play", "stop", "locate", "help", "quit"]
+    private static let commands = [
+        "show", "add", "remove", "length", "lane", "lanes", "seed", "clear", "load", "save", "mute", "unmute", "thru", "status", "play", "stop",
+        "locate", "help", "quit",
+    ]
     let prompt: String
     private var ended = false
 

@@ -70,12 +70,25 @@ public struct PatternEditor {
         return content.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The words of one command, its comment cut off.
+    public static func words(of command: String) -> [String] {
+        let bytes = Array(command.utf8)
+        let content = String(decoding: bytes[..<PatternParser.commentStart(in: bytes)], as: UTF8.self)
+        return content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+    }
+
+    /// This help with `more` (lines in its layout) before the transport's line.
+    public static func help(adding more: String) -> String {
+        var lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let at = lines.firstIndex { $0.hasPrefix("play | stop") } ?? lines.count
+        lines.insert(contentsOf: more.split(separator: "\n").map(String.init), at: at)
+        return lines.joined(separator: "\n")
+    }
+
     /// Runs one command (`commands(in:)` splits a line into them; a comment
     /// here is cut off too).
     public mutating func run(_ line: String) -> Outcome {
-        let bytes = Array(line.utf8)
-        let content = String(decoding: bytes[..<PatternParser.commentStart(in: bytes)], as: UTF8.self)
-        let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+        let words = PatternEditor.words(of: line)
         guard let command = words.first else { return .answer("") }
         let args = Array(words.dropFirst())
         switch command {

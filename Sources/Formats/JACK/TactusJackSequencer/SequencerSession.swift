@@ -6,6 +6,7 @@ import Synchronization
 import TactusEngine
 import TactusModel
 import TactusJack
+import TactusNSM
 
 /// How `tactus jack` runs: the command line's options.
 public struct SequencerOptions: Sendable {
@@ -28,6 +29,9 @@ public struct SequencerOptions: Sendable {
     public var rtcheck = false
     /// Print only errors (and the answers to show).
     public var quiet = false
+    /// Lane mutes (bit `i`: lane `i`) and MIDI thru at the start: a session's settings (NSM).
+    public var laneMutes: UInt64 = 0
+    public var thru = false
 
     public init() {}
 }
@@ -54,7 +58,14 @@ let xrunCount = Atomic<Int>(0)
 public enum SequencerSession {
     /// Runs until `quit`, the end of standard input, SIGINT/SIGTERM or the
     /// JACK server going away. Throws when it cannot start.
+    ///
+    /// With `NSM_URL` set (docs/jack.md, "In a session manager"), it first
+    /// announces itself to the session manager and registers with JACK only
+    /// once told to open a session, under the client id given, with the
+    /// session's pattern and settings; the end of standard input does not
+    /// quit it then.
     public static func run(_ options: SequencerOptions) throws(SequencerError) {
+        var options = options
         var editor: PatternEditor
         var firstText: [UInt8]
         if let file = options.patternFile {
@@ -72,6 +83,47 @@ public enum SequencerSession {
             }
         }
 
+        let seedText = firstText
+        let seedSettings = options.sessionSettings
+        signal(SIGINT) { _ in quitSignal.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in quitSignal.store(true, ordering: .relaxed) }
+        signal(SIGPIPE, SIG_IGN)
+
+        let sessionManager = SessionManagerLink.fromEnvironment(quiet: options.quiet)
+        var opening: SessionManagerLink.OpenRequest? = nil
+        if let link = sessionManager {
+            link.announce(name: options.name)
+            // No JACK client until the session manager says which session, under which name.
+            while opening == nil {
+                guard let request = try link.waitForOpen(quit: { quitSignal.load(ordering: .relaxed) }) else { return }
+                switch OpenedSession.open(SessionFolder(path: request.path), seedText: seedText, seedSettings: seedSettings) {
+                case .success(let opened):
+                    for warning in opened.warnings { printError("Warning: \(warning)") }
+                    editor = opened.editor
+                    firstText = opened.text
+                    options.apply(opened.settings)
+                    options.name = request.clientID
+                    opening = request
+                case .failure(let failure):
+                    link.fail(NSMProtocol.openPath, failure.code, failure.message, sender: request.sender)
+                }
+            }
+        }
+        do {
+            try openAndPlay(options, editor: editor, firstText: firstText, sessionManager: sessionManager, opening: opening, seedText: seedText, seedSettings: seedSettings)
+        } catch {
+            // The session manager is told why, not left waiting for the open's answer.
+            if let opening { sessionManager?.fail(NSMProtocol.openPath, .general, error.description, sender: opening.sender) }
+            throw error
+        }
+    }
+
+    /// Opens the JACK client (named `options.name`), plays `editor`'s
+    /// pattern and runs the prompt until the end.
+    private static func openAndPlay(
+        _ options: SequencerOptions, editor: PatternEditor, firstText: [UInt8], sessionManager: SessionManagerLink?,
+        opening: SessionManagerLink.OpenRequest?, seedText: [UInt8], seedSettings: SessionSettings
+    ) throws(SequencerError) {
         var status = jack_status_t(rawValue: 0)
         var openOptions = JackNoStartServer
         if options.server != nil { openOptions = jack_options_t(rawValue: openOptions.rawValue | JackServerName.rawValue) }
@@ -81,8 +133,15 @@ public enum SequencerSession {
         defer { jack_client_close(client) }
         let clientName = String(cString: jack_get_client_name(client))
         guard let midiOut = jack_port_register(client, "midi_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0),
+            let clockOut = jack_port_register(client, "clock_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0),
             let controlIn = jack_port_register(client, "control", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0)
         else { throw SequencerError(description: "cannot register the MIDI ports") }
+        // JACK metadata: the names patchbays show (a server without a metadata store just keeps the short ones).
+        PrettyNames.set("Tactus", client: client)
+        for (port, pretty) in [(midiOut, "MIDI Out"), (clockOut, "MIDI Clock Out"), (controlIn, "Control In")] {
+            PrettyNames.set(pretty, port: port, client: client)
+        }
+        defer { PrettyNames.remove(client: client, ports: [midiOut, clockOut, controlIn]) }
         if options.rtcheck && tactus_rtcheck_hooks_init() != 1 {
             throw SequencerError(description: "--rtcheck needs the interposer preloaded: LD_PRELOAD=.../libTactusRTCheck.so")
         }
@@ -90,7 +149,8 @@ public enum SequencerSession {
         let sampleRate = Double(jack_get_sample_rate(client))
         // The first pattern plays from the first cycle.
         let first = PatternSnapshot.make(editor.pattern, text: firstText, tag: 0)
-        let session = SessionState(sampleRate: sampleRate, client: client, midiOut: midiOut, controlIn: controlIn, options: options, pattern: first)
+        let session = SessionState(
+            sampleRate: sampleRate, client: client, midiOut: midiOut, clockOut: clockOut, controlIn: controlIn, options: options, pattern: first)
         defer { session.free() }
         var journal: JournalWriter? = nil
         if let folder = options.journal {
@@ -102,32 +162,21 @@ public enum SequencerSession {
         journal?.recordEdit(tag: 0, text: firstText)
         journal?.write(JournalEntry(kind: .installed, frame: 0, snapshot: 0))
 
-        signal(SIGINT) { _ in quitSignal.store(true, ordering: .relaxed) }
-        signal(SIGTERM) { _ in quitSignal.store(true, ordering: .relaxed) }
-        signal(SIGPIPE, SIG_IGN)
         jack_on_shutdown(client, { _ in serverGone.store(true, ordering: .relaxed) }, nil)
         jack_set_xrun_callback(client, { _ in xrunCount.add(1, ordering: .relaxed); return 0 }, nil)
         guard jack_set_process_callback(client, { n, arg in
             JackSequencerProcess.process(n, arg!)
             return 0
         }, UnsafeMutableRawPointer(session.context)) == 0 else { throw SequencerError(description: "cannot set the process callback") }
-        if options.master {
-            guard jack_set_timebase_callback(client, 0, { _, _, pos, _, arg in
-                JackSequencerProcess.timebase(pos!, arg!)
-            }, UnsafeMutableRawPointer(session.clock)) == 0 else {
-                throw SequencerError(description: "cannot become the JACK timebase master")
-            }
-        }
+        if options.master && !session.becomeTimebaseMaster() { throw SequencerError(description: "cannot become the JACK timebase master") }
         guard jack_activate(client) == 0 else { throw SequencerError(description: "cannot activate the JACK client") }
-        for port in options.connect where jack_connect(client, "\(clientName):midi_out", port) != 0 {
-            printError("Warning: cannot connect \(clientName):midi_out to \(port) (see jack_lsp for the port names)")
-        }
+        session.connect(options.connect)
         if options.play { jack_transport_start(client) }
 
         let tty = isatty(0) == 1
         if !options.quiet {
             let period = jack_get_buffer_size(client)
-            SequencerSession.say("tactus jack: client \(clientName) at \(Int(sampleRate)) Hz, \(period) frames a cycle; ports \(clientName):midi_out, \(clientName):control")
+            SequencerSession.say("tactus jack: client \(clientName) at \(Int(sampleRate)) Hz, \(period) frames a cycle; ports \(clientName):midi_out, \(clientName):clock_out, \(clientName):control")
             SequencerSession.say(options.master
                 ? "tactus jack: timebase master at \(PatternEditor.numberText(options.beatsPerMinute)) bpm, \(PatternEditor.numberText(options.beatsPerBar)) beats a bar"
                 : "tactus jack: following JACK transport (BBT from the timebase master when there is one)")
@@ -135,6 +184,21 @@ public enum SequencerSession {
         }
 
         var prompt = Prompt(session: session, editor: editor, journal: journal, tty: tty, quiet: options.quiet)
+        if let link = sessionManager, let opening {
+            // Open: registered, playing; the session manager hears it is done.
+            prompt.sessionManager = link
+            prompt.seedText = seedText
+            prompt.seedSettings = seedSettings
+            var controls = LiveControls()
+            controls.laneMutes = options.laneMutes
+            controls.thru = options.thru
+            prompt.apply(controls)
+            link.folder = SessionFolder(path: opening.path)
+            link.clientID = opening.clientID
+            link.markClean()
+            link.reply(to: NSMProtocol.openPath, "opened \(opening.path) as JACK client \(clientName)", sender: opening.sender)
+            link.say("opened \(PatternEditor.displayPath(opening.path)) as JACK client \(clientName)")
+        }
         prompt.loop()
         let failures = prompt.close()
         if !failures.isEmpty {
@@ -168,14 +232,18 @@ public enum SequencerSession {
 /// What the prompt thread allocates for the process callback, and frees after it.
 final class SessionState {
     let context: UnsafeMutablePointer<ProcessContext>
-    let clock: UnsafeMutablePointer<MasterClock>
+    /// What the timebase callback reads; a switch to another session's tempo
+    /// makes a new one and keeps the old in `retiredClocks` until `free()`.
+    var clock: UnsafeMutablePointer<MasterClock>
+    var retiredClocks: [UnsafeMutablePointer<MasterClock>] = []
     let client: OpaquePointer
-    let options: SequencerOptions
+    /// The options as they are now (a switch to another session changes its settings).
+    var options: SequencerOptions
     let sampleRate: Double
 
     init(
-        sampleRate: Double, client: OpaquePointer, midiOut: OpaquePointer, controlIn: OpaquePointer, options: SequencerOptions,
-        pattern: PatternSnapshot
+        sampleRate: Double, client: OpaquePointer, midiOut: OpaquePointer, clockOut: OpaquePointer? = nil, controlIn: OpaquePointer,
+        options: SequencerOptions, pattern: PatternSnapshot
     ) {
         self.client = client
         self.options = options
@@ -193,7 +261,7 @@ final class SessionState {
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)
         context = .allocate(capacity: 1)
         context.initialize(to: ProcessContext(
-            client: client, midiOut: midiOut, controlIn: controlIn, sequencer: sequencer, follower: follower,
+            client: client, midiOut: midiOut, clockOut: clockOut, controlIn: controlIn, sequencer: sequencer, follower: follower,
             journal: journal, counters: counters, flags: flags, scratch: scratch,
             rtcheck: options.rtcheck, journaling: options.journal != nil))
         clock = .allocate(capacity: 1)
@@ -211,6 +279,14 @@ final class SessionState {
         c.scratch.deallocate()
         context.deinitialize(count: 1).deallocate()
         clock.deinitialize(count: 1).deallocate()
+        for retired in retiredClocks { retired.deinitialize(count: 1).deallocate() }
+    }
+
+    /// The timebase callback of `--master`, at `clock`'s tempo and meter.
+    func becomeTimebaseMaster() -> Bool {
+        jack_set_timebase_callback(client, 0, { _, _, pos, _, arg in
+            JackSequencerProcess.timebase(pos!, arg!)
+        }, UnsafeMutableRawPointer(clock)) == 0
     }
 }
 
@@ -223,6 +299,12 @@ struct Prompt {
     var journal: JournalWriter?
     let tty: Bool
     let quiet: Bool
+    /// Under a session manager (NSM): the link, and what a new session starts from.
+    var sessionManager: SessionManagerLink?
+    var seedText: [UInt8] = []
+    var seedSettings = SessionSettings()
+    /// Standard input ended under a session manager, which keeps the client running.
+    private var inputEnded = false
     /// An edit not yet accepted by the full queue; a newer edit replaces it.
     private var waiting: PatternSnapshot? = nil
     private var nextTag: UInt64 = 1
@@ -231,6 +313,8 @@ struct Prompt {
     private var lineEditor: LineEditor?
     private var edits = 0
     private var rejected = 0
+    /// Lane mutes and MIDI thru (`mute`, `unmute`, `thru`), handed to the process callback.
+    var controls = LiveControls()
 
     init(session: SessionState, editor: PatternEditor, journal: JournalWriter?, tty: Bool, quiet: Bool) {
         self.session = session
@@ -252,10 +336,18 @@ struct Prompt {
                 return
             }
             housekeeping()
+            if inputEnded {
+                serviceSessionManager(timeoutMilliseconds: 20)
+                continue
+            }
             let next = lineEditor != nil ? lineEditor!.next(timeoutMilliseconds: 20) : input.next(timeoutMilliseconds: 20)
             switch next {
             case .timeout: continue
-            case .end: return
+            case .end:
+                // A session manager starts clients without a terminal: it, not the input, ends the session.
+                guard sessionManager != nil else { return }
+                inputEnded = true
+                if !quiet { SequencerSession.say("tactus jack: standard input ended; the session manager keeps tactus running (SIGTERM quits)") }
             case .line(let line):
                 if !handle(line) { return }
                 showPrompt()
@@ -279,7 +371,23 @@ struct Prompt {
 
     /// One command of a line; false to quit.
     private mutating func run(_ command: String) -> Bool {
-        switch editor.run(command) {
+        let words = PatternEditor.words(of: command)
+        let outcome: PatternEditor.Outcome
+        let before = controls
+        if let live = controls.run(words, lanes: LiveControls.laneNames(editor.pattern)) {
+            outcome = live
+            if controls != before { sessionManager?.markDirty() }
+            let flags = session.context.pointee.flags
+            flags.pointee.laneMutes.store(controls.laneMutes, ordering: .relaxed)
+            flags.pointee.thru.store(controls.thru, ordering: .relaxed)
+        } else if words.first == "status" {
+            outcome = words.count == 1 ? .answer(status()) : .error("status: takes nothing")
+        } else if words.first == "help" || words.first == "?" {
+            outcome = .answer(PatternEditor.help(adding: LiveControls.help))
+        } else {
+            outcome = editor.run(command)
+        }
+        switch outcome {
         case .answer(let text):
             if !text.isEmpty { SequencerSession.say(text) }
         case .error(let text):
@@ -288,6 +396,7 @@ struct Prompt {
         case .changed(let text):
             edits += 1
             publish()
+            sessionManager?.markDirty()
             if !quiet { SequencerSession.say(text) }
         case .transport(let request):
             transport(request)
@@ -301,7 +410,7 @@ struct Prompt {
     /// offers it; if the queue is full (the process callback is not running),
     /// it waits in `waiting`, replaced by any newer edit, and is offered again
     /// by `housekeeping`.
-    private mutating func publish() {
+    mutating func publish() {
         // The text as edited: the author's comments and layout kept.
         let text = editor.text
         let tag = nextTag
@@ -317,11 +426,43 @@ struct Prompt {
         exchange.pointee.reclaim()
         if let snapshot = waiting, exchange.pointee.offer(snapshot) { waiting = nil }
         drainJournal()
+        if !inputEnded { serviceSessionManager(timeoutMilliseconds: 0) }
     }
 
     private mutating func drainJournal() {
         let queue = session.context.pointee.journal
         while let entry = queue.pointee.pop() { journal?.write(entry) }
+    }
+
+    /// What `status` says: JACK transport as Tactus follows it, the lane
+    /// mutes, MIDI thru, and what each port is connected to.
+    private func status() -> String {
+        let client = session.client
+        var pos = jack_position_t()
+        let state = jack_transport_query(client, &pos)
+        var transport = state == JackTransportRolling ? "rolling" : (state == JackTransportStarting ? "starting" : "stopped")
+        if pos.valid.rawValue & JackPositionBBT.rawValue != 0 {
+            transport += " at bar \(pos.bar) beat \(pos.beat), \(PatternEditor.numberText((pos.beats_per_minute * 100).rounded() / 100)) bpm, "
+                + "\(PatternEditor.numberText(Double(pos.beats_per_bar)))/\(PatternEditor.numberText(Double(pos.beat_type)))"
+        } else {
+            transport += " at frame \(pos.frame) (no BBT: \(PatternEditor.numberText(session.options.beatsPerMinute)) bpm)"
+        }
+        let name = String(cString: jack_get_client_name(client))
+        var lines = [
+            "transport: " + transport + (session.options.master ? " (Tactus is the timebase master)" : ""),
+            "lanes: " + controls.mutesText(lanes: LiveControls.laneNames(editor.pattern)),
+            "MIDI thru: " + (controls.thru ? "on" : "off"),
+        ]
+        for (port, arrow) in [("midi_out", "->"), ("clock_out", "->"), ("control", "<-")] {
+            var peers: [String] = []
+            if let p = jack_port_by_name(client, "\(name):\(port)"), let list = jack_port_get_connections(p) {
+                var i = 0
+                while let c = list[i] { peers.append(String(cString: c)); i += 1 }
+                jack_free(UnsafeMutableRawPointer(mutating: list))
+            }
+            lines.append("\(name):\(port) \(arrow) " + (peers.isEmpty ? "(not connected)" : peers.joined(separator: ", ")))
+        }
+        return lines.joined(separator: "\n")
     }
 
     private func transport(_ request: PatternEditor.TransportRequest) {
@@ -344,6 +485,8 @@ struct Prompt {
     /// reach the journal, deactivates, reports. Returns the journal's files
     /// that could not be written.
     mutating func close() -> [String] {
+        // Closing (a SIGTERM is how a session manager ends a session): no more of its messages.
+        sessionManager = nil
         let flags = session.context.pointee.flags
         // An edit still waiting goes out first, so that none is lost.
         var patience = 0

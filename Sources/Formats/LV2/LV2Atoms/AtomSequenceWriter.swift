@@ -78,13 +78,17 @@ public struct AtomSequenceWriter {
         return event + AtomLayout.eventHeaderBytes
     }
 
-    /// A 3-byte MIDI message of type `type` (`midi:MidiEvent`).
+    /// A MIDI message of type `type` (`midi:MidiEvent`): the first
+    /// `byteCount` (1-3) of `status`, `data1`, `data2` (3 for notes; 1 for a
+    /// Timing Clock, Start, Continue or Stop). Its event takes the same room
+    /// whatever its length (bodies are padded to 8 bytes).
     @inlinable @_noLocks
     public mutating func appendMIDI(frames: Int64, type: LV2_URID, _ status: UInt8, _ data1: UInt8, _ data2: UInt8, byteCount: Int = 3) -> Bool {
-        guard let body = appendEvent(frames: frames, type: type, bodySize: byteCount) else { return false }
+        let count = byteCount < 1 ? 1 : (byteCount > 3 ? 3 : byteCount)
+        guard let body = appendEvent(frames: frames, type: type, bodySize: count) else { return false }
         body.storeBytes(of: status, as: UInt8.self)
-        body.storeBytes(of: data1, toByteOffset: 1, as: UInt8.self)
-        if byteCount > 2 { body.storeBytes(of: data2, toByteOffset: 2, as: UInt8.self) }
+        if count > 1 { body.storeBytes(of: data1, toByteOffset: 1, as: UInt8.self) }
+        if count > 2 { body.storeBytes(of: data2, toByteOffset: 2, as: UInt8.self) }
         return true
     }
 

@@ -73,6 +73,7 @@ public func connectPort(_ handle: LV2_Handle?, _ port: UInt32, _ data: UnsafeMut
     case Port.midiOut: a.pointee.midiPort = data?.assumingMemoryBound(to: LV2_Atom_Sequence.self)
     case Port.notify: a.pointee.notifyPort = data?.assumingMemoryBound(to: LV2_Atom_Sequence.self)
     case TACTUS_PORT_MIDI_THRU: a.pointee.midiThruPort = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
+    case TACTUS_PORT_CLOCK: a.pointee.clockPort = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
     case TACTUS_PORT_PATTERN: a.pointee.patternPort = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
     case TACTUS_PORT_SONG: a.pointee.songPort = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
     case TACTUS_PORT_MUTE_FIRST..<(TACTUS_PORT_MUTE_FIRST + TACTUS_PORT_MUTE_COUNT):

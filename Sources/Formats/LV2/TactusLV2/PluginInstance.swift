@@ -12,6 +12,8 @@ struct AudioSide: ~Copyable {
     var notifyPort: UnsafeMutablePointer<LV2_Atom_Sequence>? = nil
     /// `midi_thru` (timing contract §7.5): input notes go to the output too while it is at or above 0.5.
     var midiThruPort: UnsafePointer<Float>? = nil
+    /// `clock` (timing contract §12): MIDI clock on the MIDI output while it is at or above 0.5.
+    var clockPort: UnsafePointer<Float>? = nil
     /// `pattern` and `song` (timing contract §9.5, §9.6), read at each block start.
     var patternPort: UnsafePointer<Float>? = nil
     var songPort: UnsafePointer<Float>? = nil

@@ -25,7 +25,8 @@ package enum PositionReading {
             else if key == u.pointee.timeBeat { update.beat = number }
             else if key == u.pointee.timeBeatsPerBar { update.beatsPerBar = number }
             else if key == u.pointee.timeBeatsPerMinute { update.beatsPerMinute = number }
-            else if key != u.pointee.timeBeatUnit { continue }  // Unknown keys are ignored.
+            else if key == u.pointee.timeBeatUnit { update.beatUnit = number }
+            else { continue }  // Unknown keys are ignored.
             if number == nil { update.hasInvalidKey = true }
         }
         return update

@@ -16,11 +16,13 @@ extension Plugin {
         let u = uris
         var midiOut = AtomSequenceWriter(a.pointee.midiPort, sequenceType: u.pointee.atomSequence)
         var notifyOut = AtomSequenceWriter(a.pointee.notifyPort, sequenceType: u.pointee.atomSequence)
-        // Each note-on and note-off is a 3-byte MIDI event: the port's free space bounds the block's events.
+        // Each note-on and note-off is a 3-byte MIDI event (a clock message takes as much room): the port's free space bounds the block's events.
         // A connected port with less room than a sequence header holds no event: note-offs then wait
         // for room and note-ons are dropped (reading (g)); only an unconnected port plays to nowhere.
         let room = a.pointee.midiPort == nil ? a.pointee.sequencer.eventStorageCapacity : midiOut.room(forBodiesOf: 3)
         a.pointee.sequencer.beginBlock(frameCount: frameCount, eventCapacity: room)
+        // §12: the `clock` toggle, read at the block's start (nothing changes while it stays).
+        a.pointee.sequencer.setMIDIClock(enabled: (a.pointee.clockPort?.pointee ?? 0) >= 0.5)
         if a.pointee.preparedSequence != 0 {
             // beginBlock installs a worker's pattern at once: its edit number now describes what plays.
             a.pointee.installedSequence = a.pointee.preparedSequence
@@ -36,6 +38,7 @@ extension Plugin {
         if !readRepeatedPosition(frameCount: frameCount) { readControlInput(frameCount: frameCount) }
         a.pointee.sequencer.endBlock()
 
+        // Notes and, with `clock` on, the clock's messages (one byte, or three for a Song Position Pointer).
         for e in a.pointee.sequencer.events {
             _ = midiOut.appendMIDI(frames: e.offset, type: u.pointee.midiEvent, e.status, e.data1, e.data2, byteCount: e.byteCount)
         }
@@ -58,15 +61,9 @@ extension Plugin {
         while let event = input.next() {
             let offset = event.frames < 0 ? 0 : (event.frames > Int64(frameCount) ? frameCount : Int(event.frames))
             if event.atom.type == u.pointee.midiEvent {
-                // The engine's one reading of MIDI input: all notes off, pattern
-                // triggers (§9.6), key-follow (§7.5), and thru for what is left.
-                if event.atom.size >= 2 {
-                    let size = Int(event.atom.size)
-                    a.pointee.sequencer.receiveMIDI(
-                        status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self),
-                        data2: size >= 3 ? event.atom.body.load(fromByteOffset: 2, as: UInt8.self) : 0, size: size, thru: thru,
-                        atOffset: offset)
-                }
+                // §5, §7.5, §9.6: all notes off, pattern triggers, key-follow, thru (one reading for every format).
+                a.pointee.sequencer.receiveMIDI(
+                    UnsafeRawBufferPointer(start: event.atom.body, count: Int(event.atom.size)), thru: thru, atOffset: offset)
             } else if var object = AtomObjectReader(event.atom, uris: u.pointee) {
                 if object.objectType == u.pointee.timePosition {
                     a.pointee.sequencer.apply(PositionReading.update(&object, uris: u), atOffset: offset)

@@ -21,9 +21,7 @@ struct JackAndPluginTests {
         var compared = 0
         for seed in UInt64(1)...16 {
             var gen = RandomSession(seed: 91_000 + seed)
-            let period = UInt32(gen.pick([64, 256, 1024]))
-            let rate = Double(gen.pick([44100, 48000, 96000]))
-            let cycles = JackAndPluginTests.transport(&gen, period: period, rate: rate, count: gen.int(300...1200))
+            let (period, rate, cycles) = JackAndPluginTests.session(&gen, rates: [44100, 48000, 96000])
             var controls: [JackCyclePlayer.ControlMessage] = []
             for _ in 0..<gen.int(0...4) {
                 controls.append(.init(frame: Int64(gen.int(0...cycles.count * Int(period) - 1)), status: 0xB0 | UInt8(gen.int(0...15)), data1: gen.pick([120, 123])))
@@ -48,17 +46,13 @@ struct JackAndPluginTests {
         var compared = 0
         for seed in UInt64(1)...10 {
             var gen = RandomSession(seed: 93_000 + seed)
-            let period = UInt32(gen.pick([64, 256, 1024]))
-            let rate = Double(gen.pick([44100, 48000]))
-            let cycles = JackAndPluginTests.transport(&gen, period: period, rate: rate, count: gen.int(300...1200))
-            var controls: [JackCyclePlayer.ControlMessage] = []
-            for _ in 0..<gen.int(2...10) {
+            let (period, rate, cycles) = JackAndPluginTests.session(&gen, rates: [44100, 48000])
+            let controls = JackAndPluginTests.input(&gen, count: gen.int(2...10), frames: cycles.count * Int(period)) { gen in
                 // Note-ons, note-offs and CC 121 on channels 1-2 (timing contract §7.5).
                 let channel = UInt8(gen.int(0...1))
                 let message: (UInt8, UInt8, UInt8) = gen.pick([(0x90, UInt8(gen.int(30...90)), 100), (0x80, 60, 0), (0xB0, 121, 0)])
-                controls.append(.init(frame: Int64(gen.int(0...cycles.count * Int(period) - 1)), status: message.0 | channel, data1: message.1, data2: message.2))
+                return (message.0 | channel, message.1, message.2)
             }
-            controls.sort { $0.frame < $1.frame }
             let pattern = gen.lanePattern()
             switch try JackAndPluginTests.compare(pattern: pattern, rate: rate, period: period, cycles: cycles, controls: controls, edits: [:]) {
             case .success(let events): compared += events
@@ -70,17 +64,68 @@ struct JackAndPluginTests {
         #expect(compared > 200)
     }
 
+    @Test("JACK sessions with the prompt's mute, unmute and thru: tactus jack's journal, replayed through the plugin, gives its log")
+    func liveControlsThroughTheJournal() throws {
+        var compared = 0, passed = 0
+        for seed in UInt64(1)...10 {
+            var gen = RandomSession(seed: 95_000 + seed)
+            let (period, rate, cycles) = JackAndPluginTests.session(&gen, rates: [44100, 48000])
+            let controls = JackAndPluginTests.input(&gen, count: gen.int(10...40), frames: cycles.count * Int(period)) { gen in
+                // Notes played on the control input (channel 3: apart from the pattern's), some that follow keys.
+                gen.pick([(0x92, UInt8(gen.int(30...90)), 100), (0x82, 60, 0), (0x90, UInt8(gen.int(40...70)), 90)])
+            }
+            // The prompt's settings at random cycles: lanes muted and unmuted, thru on and off.
+            var live: [Int: LiveControls] = [:]
+            var settings = LiveControls()
+            for _ in 0..<gen.int(2...8) {
+                settings.laneMutes = UInt64(gen.int(0...7))
+                settings.thru = gen.chance(0.6)
+                live[gen.int(0...cycles.count - 1)] = settings
+            }
+            let pattern = gen.lanePattern()
+            let played = try JackCyclePlayer.play(
+                patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, live: live)
+            passed += played.filter { $0.bytes[0] & 0x0F == 2 }.count
+            switch try JackAndPluginTests.compare(pattern: pattern, rate: rate, period: period, cycles: cycles, controls: controls, edits: [:], live: live) {
+            case .success(let events): compared += events
+            case .failure(let failure):
+                Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(failure)\n--- pattern\n\(pattern)")
+                return
+            }
+        }
+        #expect(compared > 200 && passed > 20, "\(compared) events, \(passed) passed through")
+    }
+
+    /// A random period (64, 256 or 1024 frames) and rate of `rates`, and 300 to 1200 cycles of transport.
+    static func session(_ gen: inout RandomSession, rates: [Int]) -> (period: UInt32, rate: Double, cycles: [JackTransportSnapshot]) {
+        let period = UInt32(gen.pick([64, 256, 1024]))
+        let rate = Double(gen.pick(rates))
+        return (period, rate, JackAndPluginTests.transport(&gen, period: period, rate: rate, count: gen.int(300...1200)))
+    }
+
+    /// `count` messages `message` draws, each at a random frame below `frames`, in frame order.
+    static func input(
+        _ gen: inout RandomSession, count: Int, frames: Int, _ message: (inout RandomSession) -> (UInt8, UInt8, UInt8)
+    ) -> [JackCyclePlayer.ControlMessage] {
+        var controls: [JackCyclePlayer.ControlMessage] = []
+        for _ in 0..<count {
+            let m = message(&gen)
+            controls.append(.init(frame: Int64(gen.int(0...frames - 1)), status: m.0, data1: m.1, data2: m.2))
+        }
+        return controls.sorted { $0.frame < $1.frame }
+    }
+
     /// Plays the session through `tactus jack`'s cycle (no server), replays its
     /// journal through the plugin in lilv, block by block, and compares the two
     /// logs: the events compared, or the first difference.
     static func compare(
         pattern: String, rate: Double, period: UInt32, cycles: [JackTransportSnapshot],
-        controls: [JackCyclePlayer.ControlMessage], edits: [Int: [UInt8]]
+        controls: [JackCyclePlayer.ControlMessage], edits: [Int: [UInt8]], live: [Int: LiveControls] = [:]
     ) throws -> Result<Int, PluginProcess.Failure> {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-jack-plugin-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let jack = try JackCyclePlayer.play(
-            patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, edits: edits, journal: dir.path)
+            patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, edits: edits, live: live, journal: dir.path)
         // The journal: its positions, control input and edits, for the plugin.
         try FileManager.default.moveItem(at: dir.appendingPathComponent("session.transport"), to: dir.appendingPathComponent("script.transport"))
         try pattern.write(to: dir.appendingPathComponent("pattern.pattern"), atomically: true, encoding: .utf8)
@@ -182,5 +227,27 @@ struct JackBBTFillTests {
         let beats = Double(UInt32.max) * 1000 / (60 * 8000)
         let (bar, beat, _, _, _) = Self.bbt(beats)
         #expect(bar == Int32(beats / 4) + 1 && beat == Int32(beats.truncatingRemainder(dividingBy: 4)) + 1)
+    }
+}
+
+/// `tactus jack`'s transport follower passes the timebase master's
+/// `beat_type` on as the beat unit the MIDI clock counts in (§12.1).
+@Suite("JACK follower: beat_type")
+struct JackFollowerBeatTypeTests {
+    static func cycle(frame: UInt32, beatType: Float, bbt: Bool = true) -> JackTransportSnapshot {
+        JackTransportSnapshot(
+            cycleStart: Int64(frame), frameCount: 256, rolling: true, frame: frame, hasBBT: bbt, bar: 1, beat: 1, tick: 0,
+            ticksPerBeat: bbt ? 1920 : 0, beatsPerBar: bbt ? 6 : 0, beatType: bbt ? beatType : 0, beatsPerMinute: bbt ? 120 : 0)
+    }
+
+    @Test("beat_type as beatUnit; a change of it alone is reported; none without BBT")
+    func beatType() {
+        var follower = JackTransportFollower()
+        #expect(follower.update(for: Self.cycle(frame: 0, beatType: 8))?.beatUnit == 8)
+        #expect(follower.update(for: Self.cycle(frame: 256, beatType: 8)) == nil)  // rolling on, nothing new
+        let changed = follower.update(for: Self.cycle(frame: 512, beatType: 4))
+        #expect(changed?.beatUnit == 4 && changed?.speed == 1)
+        var plain = JackTransportFollower()
+        #expect(plain.update(for: Self.cycle(frame: 0, beatType: 0, bbt: false))?.beatUnit == nil)
     }
 }

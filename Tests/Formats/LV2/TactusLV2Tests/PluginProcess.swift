@@ -95,13 +95,15 @@ enum PluginProcess {
     }
 
     /// What the core renders offline for the same files and blocks.
-    static func expected(in dir: URL, blocks: String, sampleRate: Double? = nil) throws -> [LoggedEvent] {
+    /// `midiClock`: with the MIDI clock (§12), as `tactus render --clock` and the plugin's `clock` toggle.
+    static func expected(in dir: URL, blocks: String, sampleRate: Double? = nil, midiClock: Bool = false) throws -> [LoggedEvent] {
         let script = try TransportScript(parsing: String(contentsOf: dir.appendingPathComponent("script.transport"), encoding: .utf8))
         let patternURL = dir.appendingPathComponent("pattern.pattern")
         let initial = FileManager.default.fileExists(atPath: patternURL.path)
             ? try PatternParser.parse(String(contentsOf: patternURL, encoding: .utf8))
             : try PatternParser.parse(String(contentsOf: repository.appendingPathComponent("examples/demo.pattern"), encoding: .utf8))
-        let render = OfflineRender(script: script, sampleRate: sampleRate ?? script.sampleRate ?? 48000, blocks: try BlockPlan(parsing: blocks))
+        var render = OfflineRender(script: script, sampleRate: sampleRate ?? script.sampleRate ?? 48000, blocks: try BlockPlan(parsing: blocks))
+        render.midiClock = midiClock
         var events: [LoggedEvent] = []
         _ = render.run(
             pattern: initial,

@@ -25,6 +25,7 @@ struct PortIndexTests {
         // Timing contract §7.6: mute1 ... mute8 follow the three atom ports.
         for i in 0..<TactusPort.muteCount { expected["mute\(i + 1)"] = TactusPort.muteFirst + i }
         expected["midi_thru"] = TactusPort.midiThru  // §7.5
+        expected["clock"] = TactusPort.clock  // §12
         expected["pattern"] = TactusPort.pattern  // §9.6
         expected["song"] = TactusPort.song  // §9.5
         #expect(ports == expected)

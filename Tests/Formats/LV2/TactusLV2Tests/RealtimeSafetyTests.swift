@@ -6,7 +6,8 @@ import TactusOffline
 /// source): the plugin runs through the host for well over 10^5 blocks with a
 /// rolling transport, tempo changes, seeks, stops, all-notes-off, patch:Get and
 /// pattern edits by text and by file, good and bad, an open editor (its
-/// playhead and auditions, timing contract §8), for three kinds of host,
+/// playhead and auditions, timing contract §8), with the MIDI clock on
+/// (§12: its `clock` toggle, in the hosts with a worker), for three kinds of host,
 /// while a preloaded interposer counts every allocator and lock call made
 /// inside `run()` and `work_response()`.
 @Suite("Realtime safety")
@@ -98,7 +99,7 @@ struct RealtimeSafetyTests {
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = try PluginProcess.run(
-            in: dir, blocks: "random:1-128@11", arguments: ["--quiet", "--editor"] + (host == "no-worker" ? ["--no-worker"] : []), rtcheck: true)
+            in: dir, blocks: "random:1-128@11", arguments: ["--quiet", "--editor"] + (host == "no-worker" ? ["--no-worker"] : ["--clock"]), rtcheck: true)
         #expect(out.status == 0, "\(out.stderr)")
         let report = out.stderr.split(separator: "\n").first { $0.hasPrefix("rtcheck:") }.map(String.init) ?? out.stderr
         let words = report.split(separator: " ")
