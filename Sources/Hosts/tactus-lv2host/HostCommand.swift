@@ -115,6 +115,10 @@ struct HostCommand: ParsableCommand {
                 case .thru(let on):
                     // The plugin reads its port at the block start: the block the action falls in.
                     host.thruToggle.pointee = on ? 1 : 0
+                case .song(let on):
+                    host.songToggle.pointee = on ? 1 : 0
+                case .request:
+                    throw ValidationError(OfflineRender.requestNeedsPrompt)
                 case .laneMutes(let bits):
                     host.control.append(frames: frames, type: objectType, body: AtomBody.patchSetLong(
                         property: u.laneMutes, value: Int64(bitPattern: bits), uris: u))

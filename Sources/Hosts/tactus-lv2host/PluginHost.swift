@@ -21,6 +21,8 @@ final class PluginHost {
     let clockToggle: UnsafeMutablePointer<Float>
     /// The `midi_thru` control input (§7.5): 0 (off) until a script's `thru on`.
     let thruToggle: UnsafeMutablePointer<Float>
+    /// The `song` control input (§9.5): 1 (on, the port's default) until a script's `song off`.
+    let songToggle: UnsafeMutablePointer<Float>
     private let log: UnsafeMutablePointer<LV2_Log_Log>
     let features: HostFeatures
     var workerInterface: UnsafePointer<LV2_Worker_Interface>?
@@ -68,6 +70,8 @@ final class PluginHost {
         clockToggle.initialize(to: 0)
         thruToggle = .allocate(capacity: 1)
         thruToggle.initialize(to: 0)
+        songToggle = .allocate(capacity: 1)
+        songToggle.initialize(to: 1)
 
         let log = UnsafeMutablePointer<LV2_Log_Log>.allocate(capacity: 1)
         log.initialize(to: LV2_Log_Log())
@@ -93,6 +97,7 @@ final class PluginHost {
         lilv_instance_connect_port(instance, TactusPort.notify, notify ? self.notify.buffer : nil)
         lilv_instance_connect_port(instance, TactusPort.clock, clockToggle)
         lilv_instance_connect_port(instance, TactusPort.midiThru, thruToggle)
+        lilv_instance_connect_port(instance, TactusPort.song, songToggle)
     }
 
     deinit {
@@ -101,6 +106,7 @@ final class PluginHost {
         log.deallocate()
         clockToggle.deallocate()
         thruToggle.deallocate()
+        songToggle.deallocate()
     }
 
     var handle: LV2_Handle { lilv_instance_get_handle(instance) }

@@ -75,6 +75,9 @@ public enum PluginChainSchedule {
         // `midi_thru` (§7.5), set by the script's `thru`; read by the plugin at each block start.
         var thru: Float = 0
         lilv_instance_connect_port(instance, TactusPort.midiThru, &thru)
+        // `song` (§9.5), set by the script's `song on|off`; on by default, as the port.
+        var song: Float = 1
+        lilv_instance_connect_port(instance, TactusPort.song, &song)
         lilv_instance_activate(instance)
 
         var events: [BounceEvent] = []
@@ -121,6 +124,10 @@ public enum PluginChainSchedule {
                     control.append(frames: frames, type: uris.atomObject, body: AtomBody.patchSetLong(property: uris.laneMutes, value: Int64(bitPattern: bits), uris: uris))
                 case .thru(let on):
                     thru = on ? 1 : 0
+                case .song(let on):
+                    song = on ? 1 : 0
+                case .request:
+                    throw BounceError(OfflineRender.requestNeedsPrompt)
                 case .get:
                     break
                 }

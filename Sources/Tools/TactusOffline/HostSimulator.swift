@@ -16,6 +16,10 @@ public enum ScriptInput: Equatable, Sendable {
     /// MIDI thru on or off (§7.5): the plugin's `midi_thru` control port, which
     /// it reads at each block start (a host sets it for the block it falls in).
     case thru(Bool)
+    /// A request for a pattern by name on a grid (§9.2; `tactus jack`'s `play NAME [WHEN]`).
+    case request(String, SwitchGrid?)
+    /// The song on or off (§9.5): the plugin's `song` control port, read at each block start.
+    case song(Bool)
     /// An open editor's edit to the text of this pattern file (what changed, sent as an editor sends it).
     case editorEdit(String)
 }
@@ -277,6 +281,8 @@ public struct HostSimulator: Sendable {
                 case .get(let property): frameInputs.append(.get(property))
                 case .laneMutes(let bits): frameInputs.append(.laneMutes(bits))
                 case .thru(let on): frameInputs.append(.thru(on))
+                case .request(let name, let grid): frameInputs.append(.request(name, grid))
+                case .song(let on): frameInputs.append(.song(on))
                 case .editorEdit(let path): frameInputs.append(.editorEdit(path))
                 }
                 if action.changesTransport { updateIndex = frameInputs.count }

@@ -23,6 +23,8 @@ public struct OfflineRender {
         public var events = 0
         public var editsApplied = 0
         public var editFailures: [EditFailure] = []
+        /// Script requests (`request NAME`) for a name the text playing lacks: `frame F: ...`.
+        public var requestFailures: [String] = []
     }
 
     /// Loads a pattern file named by a script: the pattern and its text, or a message.
@@ -78,6 +80,8 @@ public struct OfflineRender {
         _ = exchange.pointee.reserve()
         sequencer.receive(prepared: PatternSnapshot.make(pattern, text: patternText))
         var preparedPattern: Pattern? = pattern
+        // §9: the names of the patterns of the text installed, for `request NAME`.
+        var names = OfflineRender.patternNames(pattern, text: patternText)
         var start: Int64 = 0
         var blockEvents: [LoggedEvent] = []
         while start < script.endFrame {
@@ -136,6 +140,16 @@ public struct OfflineRender {
                         sequencer.apply(.laneMutes(bits), atOffset: input.offset)
                     case .thru(let on):
                         thru = on
+                    case .request(let name, let grid):
+                        if let i = names.firstIndex(of: Array(name.utf8)) {
+                            sequencer.request(pattern: i + 1, grid: grid?.engineGrid, atOffset: input.offset)
+                        } else {
+                            let known = names.map { "'\(String(decoding: $0, as: UTF8.self))'" }.joined(separator: ", ")
+                            report.requestFailures.append(
+                                "frame \(start + Int64(input.offset)): request '\(name)': the text playing has no pattern of that name (its patterns: \(known))")
+                        }
+                    case .song(let on):
+                        sequencer.setSongEnabled(on, atOffset: input.offset)
                     case .get:
                         break
                     }
@@ -160,6 +174,7 @@ public struct OfflineRender {
                     _ = exchange.pointee.reserve()
                     sequencer.receive(prepared: PatternSnapshot.make(p, text: text))
                     preparedPattern = p
+                    names = OfflineRender.patternNames(p, text: text)
                     report.editsApplied += 1
                 case .failure(let error):
                     report.editFailures.append(EditFailure(frame: frame, path: path, message: error.description))
@@ -187,5 +202,20 @@ public struct PatternLoadError: Error, CustomStringConvertible, Sendable {
     public init(location: String, reason: String) {
         description = "\(location): \(reason)"
         diagnostic = (location, reason)
+    }
+}
+
+extension OfflineRender {
+    /// Why a plugin host cannot play a script's `request NAME [WHEN]`.
+    public static let requestNeedsPrompt =
+        "'request' is tactus jack's 'play NAME [WHEN]' (tactus render replays it); the plugin is asked for a pattern by its pattern control or a MIDI trigger"
+
+    /// The names of the patterns a text plays, in text order (`main` for a
+    /// text of one pattern without a `pattern` line).
+    static func patternNames(_ pattern: Pattern, text: [UInt8]?) -> [[UInt8]] {
+        guard let text, PatternParser.declaresVersion3(text), let arrangement = try? PatternParser.arrangement(bytes: text) else {
+            return [NamedPattern.mainName]
+        }
+        return arrangement.patterns.map(\.name)
     }
 }

@@ -70,12 +70,18 @@ public struct TransportScript: Sendable {
         /// MIDI thru on or off (timing contract §7.5: the plugin's `midi_thru`,
         /// `tactus jack`'s `thru`): input notes pass to the output from here.
         case thru(Bool)
+        /// A request for the pattern of this name in the text playing, on
+        /// this grid (the text's `switch` grid when nil): timing contract §9.2,
+        /// `tactus jack`'s `play NAME [WHEN]`.
+        case request(String, SwitchGrid?)
+        /// The song on or off (§9.5: the plugin's `song`, `tactus jack`'s `song on|off`).
+        case song(Bool)
 
         /// Whether the action changes the simulated host's transport.
         public var changesTransport: Bool {
             switch self {
             case .tempo, .meter, .speed, .locate, .loop, .loopOff: return true
-            case .midi, .position, .pattern, .patternFile, .get, .laneMutes, .editorEdit, .thru: return false
+            case .midi, .position, .pattern, .patternFile, .get, .laneMutes, .editorEdit, .thru, .request, .song: return false
             }
         }
     }
@@ -250,6 +256,19 @@ extension TransportScript {
                 case "thru":
                     guard args.count == 1, args[0] == "on" || args[0] == "off" else { throw fail("'thru' takes on or off") }
                     action = .thru(args[0] == "on")
+                case "song":
+                    guard args.count == 1, args[0] == "on" || args[0] == "off" else { throw fail("'song' takes on or off") }
+                    action = .song(args[0] == "on")
+                case "request":
+                    guard let name = args.first else { throw fail("'request' takes a pattern name, then when: \(SwitchGrid.choicesText)") }
+                    var grid: SwitchGrid? = nil
+                    if args.count > 1 {
+                        guard let g = SwitchGrid(words: args[1...]) else {
+                            throw fail("'request \(name)': when is \(SwitchGrid.choicesText), not '\(args[1...].joined(separator: " "))'")
+                        }
+                        grid = g
+                    }
+                    action = .request(name, grid)
                 case "mute":
                     // `mute 0 2` mutes the first and third lanes; `mute` alone unmutes every lane.
                     var bits: UInt64 = 0

@@ -142,6 +142,7 @@ struct RenderCommand: ParsableCommand {
         }
         let elapsed = MonotonicClock.now() - started
         for failure in report.editFailures { printError("Warning: \(failure)") }
+        for failure in report.requestFailures { printError("Warning: \(failure)") }
         let s = report.statistics
         if s.droppedNoteOns > 0 || s.overfullBlocks > 0 {
             printError("Warning: \(counted(Int(s.droppedNoteOns), "note-on")) dropped, \(counted(Int(s.overfullBlocks), "block")) with a full output buffer")

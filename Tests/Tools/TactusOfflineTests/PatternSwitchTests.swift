@@ -50,8 +50,8 @@ private func patterns(switchLine: String) -> String {
 }
 
 /// 120 bpm at 48 kHz: one beat is 24000 frames. A program change 1 (pattern 2) at `frame`.
-private func requestScript(at frame: Int, end: Int = 300_000) -> String {
-    "tactus-transport 1\nrate 48000\n0 tempo 120\n0 play\n\(frame) midi c0 01\n\(end) stop\n\(end + 1000) end\n"
+private func requestScript(at frame: Int, end: Int = 300_000, action: String = "midi c0 01") -> String {
+    "tactus-transport 1\nrate 48000\n0 tempo 120\n0 play\n\(frame) \(action)\n\(end) stop\n\(end + 1000) end\n"
 }
 
 @Suite("Patterns and songs (timing contract §9)")
@@ -164,5 +164,27 @@ struct PatternSwitchTests {
             }
             #expect(stuckNotes(reference) == 0, "session \(session):\n\(text)\n\(script)")
         }
+    }
+
+    @Test("a script's 'request NAME' (tactus jack's 'play NAME', journaled) plays as the trigger of the same pattern at that frame; 'request NAME WHEN' takes its own grid; an unknown name is a warning and no request")
+    func requestByName() throws {
+        let text = patterns(switchLine: "switch at bar")
+        for frame in [0, 126_000, 192_000, 200_017] {
+            let byTrigger = lines(try render(text, requestScript(at: frame)))
+            let byName = lines(try render(text, requestScript(at: frame, action: "request three")))
+            #expect(byName == byTrigger, "request at \(frame)")
+        }
+        // `request three now` at 126000: the switch happens at that frame, not at beat 8.
+        let now = lines(try render(text, requestScript(at: 126_000, action: "request three now")))
+        #expect(now.contains("126000 c0 14"))
+        #expect(!now.contains("192000 c0 14"))
+        let script = try TransportScript(parsing: requestScript(at: 1000, action: "request five"))
+        let bytes = Array(text.utf8)
+        let report = OfflineRender(script: script, sampleRate: 48000, blocks: .fixed(256)).run(
+            pattern: try PatternParser.parse(bytes: bytes), patternText: bytes, loadPattern: { _ in .failure(PatternLoadError("no edits")) },
+            onBlock: { _, _ in })
+        #expect(report.requestFailures == ["frame 1000: request 'five': the text playing has no pattern of that name (its patterns: 'four', 'three')"])
+        #expect(throws: TransportScriptError.self) { try TransportScript(parsing: "tactus-transport 1\n0 request three soon\n10 end\n") }
+        #expect(throws: TransportScriptError.self) { try TransportScript(parsing: "tactus-transport 1\n0 request\n10 end\n") }
     }
 }

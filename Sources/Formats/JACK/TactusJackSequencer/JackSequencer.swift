@@ -15,7 +15,9 @@ struct JournalEntry: Sendable, BitwiseCopyable {
     /// `laneMutes`: the prompt's lane mutes (§7.6) applied at a cycle's start; `snapshot` holds the bits.
     /// `thru`: the prompt's MIDI thru (§7.5) as of a cycle's start; `snapshot` 1 on, 0 off. With it on,
     /// every input note is journaled as `followInput` (what the replay passes through).
-    enum Kind: UInt8, Sendable, BitwiseCopyable { case position, installed, allNotesOff, clock, followInput, laneMutes, thru }
+    /// `request`: the prompt's `play NAME [WHEN]` (§9.2) given to the core at a cycle's start; `snapshot`
+    /// holds its `PatternRequest` word. `song`: the prompt's `song on|off` (§9.5); `snapshot` 1 on, 0 off.
+    enum Kind: UInt8, Sendable, BitwiseCopyable { case position, installed, allNotesOff, clock, followInput, laneMutes, thru, request, song }
     var kind: Kind
     var frame: Int64
     var update: PositionUpdate = PositionUpdate()
@@ -59,6 +61,57 @@ struct SessionFlags: ~Copyable {
     let laneMutes = Atomic<UInt64>(0)
     /// The prompt's `thru on|off` (§7.5), read at each cycle's start.
     let thru = Atomic<Bool>(false)
+    /// The prompt's latest `play NAME [WHEN]` (§9.2), a `PatternRequest` word; 0 before the first.
+    let patternRequest = Atomic<UInt64>(0)
+    /// The prompt's `song on|off` (§9.5), read at each cycle's start: on by default, as the plugin's `song`.
+    let song = Atomic<Bool>(true)
+    /// §9: the pattern playing and the one queued (1-based, 0: none) at the end of the last cycle, for `status`.
+    let playingPattern = Atomic<Int>(0)
+    let queuedPattern = Atomic<Int>(0)
+}
+
+/// A request of the prompt for pattern `number` (1-based) on `grid` (the
+/// text's `switch` grid when nil), packed in one word for an atomic hand-over:
+/// a sequence number (bits 32-63, so that the same request twice is two),
+/// the grid (bits 16-31), the pattern (bits 0-15).
+public struct PatternRequest: Equatable, Sendable {
+    public var sequence: UInt32
+    public var number: Int
+    public var grid: SwitchSettings.Grid?
+
+    public init(sequence: UInt32, number: Int, grid: SwitchSettings.Grid?) {
+        self.sequence = sequence
+        self.number = number
+        self.grid = grid
+    }
+
+    @_noLocks
+    public init(word: UInt64) {
+        sequence = UInt32(truncatingIfNeeded: word >> 32)
+        number = Int(word & 0xFFFF)
+        let g = UInt16(truncatingIfNeeded: word >> 16)
+        switch g & 0xFF {
+        case 1: grid = .now
+        case 2: grid = .beat
+        case 3: grid = .bar
+        case 4: grid = .bars(Int64(g >> 8))
+        case 5: grid = .end
+        default: grid = nil
+        }
+    }
+
+    public var word: UInt64 {
+        var g: UInt64 = 0
+        switch grid {
+        case nil: g = 0
+        case .now: g = 1
+        case .beat: g = 2
+        case .bar: g = 3
+        case .bars(let n): g = 4 | (UInt64(n & 0xFF) << 8)
+        case .end: g = 5
+        }
+        return UInt64(sequence) << 32 | g << 16 | UInt64(number & 0xFFFF)
+    }
 }
 
 /// Counters kept by the process callback (read by the prompt thread only for reports).
@@ -75,6 +128,9 @@ struct ProcessCounters {
     var appliedMutes: UInt64 = 0
     /// MIDI thru in this cycle (the prompt's, as of its start).
     var thru = false
+    /// The prompt's pattern request last given to the core, and the song setting (§9).
+    var appliedRequest: UInt64 = 0
+    var song = true
 }
 
 /// The timebase master's tempo and meter (`--master`): constant, read-only on the audio thread.
@@ -165,6 +221,8 @@ enum JackSequencerProcess {
                 c.counters.pointee.failedWrites &+= 1
             }
         }
+        c.flags.pointee.playingPattern.store(c.sequencer.pointee.playingPattern, ordering: .relaxed)
+        c.flags.pointee.queuedPattern.store(c.sequencer.pointee.queuedPattern, ordering: .relaxed)
         if closing { c.flags.pointee.closedAt.store(frame &+ Int64(frameCount), ordering: .releasing) }
     }
 
@@ -190,6 +248,20 @@ enum JackSequencerProcess {
         if thru != c.counters.pointee.thru {
             c.counters.pointee.thru = thru
             journal(c, JournalEntry(kind: .thru, frame: frame, snapshot: thru ? 1 : 0))
+        }
+        // The prompt's song and pattern requests (§9.5, §9.2), as the plugin reads its song and pattern controls.
+        let song = c.flags.pointee.song.load(ordering: .relaxed)
+        if song != c.counters.pointee.song {
+            c.counters.pointee.song = song
+            c.sequencer.pointee.setSongEnabled(song, atOffset: 0)
+            journal(c, JournalEntry(kind: .song, frame: frame, snapshot: song ? 1 : 0))
+        }
+        let word = c.flags.pointee.patternRequest.load(ordering: .relaxed)
+        if word != c.counters.pointee.appliedRequest {
+            c.counters.pointee.appliedRequest = word
+            let request = PatternRequest(word: word)
+            c.sequencer.pointee.request(pattern: request.number, grid: request.grid, atOffset: 0)
+            journal(c, JournalEntry(kind: .request, frame: frame, snapshot: word))
         }
         if let update = c.follower.pointee.update(for: transport) {
             c.sequencer.pointee.apply(update, atOffset: 0)

@@ -32,6 +32,8 @@ struct JournalWriter {
     /// client's frames and in the server's frame time (to line up recordings).
     private var frameTimes = "# FRAME JACK_FRAME_TIME: a run of consecutive cycles starts here (first cycle, or after a skipped one)\n"
     private var installed: Set<UInt64> = []
+    /// The prompt's pattern requests not yet given to the core: `NAME [WHEN]` by request word.
+    private var requests: [UInt64: String] = [:]
     private var lastInstalled: UInt64 = 0
     private let period: Int
     /// Files that could not be written, as messages (`cannot write 'PATH': No space left on device`).
@@ -64,6 +66,11 @@ struct JournalWriter {
         texts[tag] = text
     }
 
+    /// Keeps a `play NAME [WHEN]` request's words until the core takes it.
+    mutating func recordRequest(word: UInt64, text: String) {
+        requests[word] = text
+    }
+
     mutating func write(_ entry: JournalEntry) {
         switch entry.kind {
         case .position:
@@ -79,6 +86,12 @@ struct JournalWriter {
             script += "\(entry.frame) mute" + lanes.map { " \($0)" }.joined() + "\n"
         case .thru:
             script += "\(entry.frame) thru \(entry.snapshot != 0 ? "on" : "off")\n"
+        case .song:
+            script += "\(entry.frame) song \(entry.snapshot != 0 ? "on" : "off")\n"
+        case .request:
+            // The transport script's `request NAME [WHEN]` (requests replaced within one cycle never reached the core).
+            if let text = requests[entry.snapshot] { script += "\(entry.frame) request \(text)\n" }
+            requests = requests.filter { $0.key > entry.snapshot }
         case .clock:
             frameTimes += "\(entry.frame) \(entry.snapshot)\n"
         case .installed:

@@ -13,7 +13,7 @@ struct LineEditor {
     /// Lines libedit completed (nil: end of input), handed over by the C callback.
     nonisolated(unsafe) private static var completed: [String?] = []
     private static let commands = [
-        "show", "add", "remove", "length", "lane", "lanes", "seed", "clear", "load", "save", "mute", "unmute", "thru", "status", "play", "stop",
+        "show", "add", "remove", "length", "lane", "lanes", "seed", "clear", "load", "save", "mute", "unmute", "thru", "status", "song", "patterns", "play", "stop",
         "locate", "help", "quit",
     ]
     let prompt: String

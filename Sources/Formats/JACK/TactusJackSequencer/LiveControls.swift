@@ -22,7 +22,7 @@ public struct LiveControls: Equatable, Sendable {
         mute LANE... | unmute LANE... mute lanes (by name, or by number from 1 as the plugin's mute1-mute8;
                                       'all'); their sounding notes finish. unmute alone: every lane
         thru on|off                   pass the notes played on the control input to midi_out (off by default)
-        status                        transport, lane mutes, MIDI thru and the ports
+        status                        transport, lane mutes, MIDI thru, patterns and the ports
         """
 
     /// Runs `mute`, `unmute` or `thru` (`words` as split by the prompt) on a

@@ -13,19 +13,61 @@ import TactusModel
 /// author's comments, blank lines and spacing (`text`, what `save` writes
 /// and the journal records). Each command costs O(n) in the pattern's notes
 /// plus O(text length).
+///
+/// A version-3 text of several patterns (or with a switch, triggers or a
+/// song: `arrangement`) is played whole and kept as it was read: the prompt
+/// switches its patterns (`play NAME`, `song`), and its edit commands refuse
+/// rather than write back one pattern and lose the rest.
 public struct PatternEditor {
-    /// The pattern text and its edits.
+    /// The pattern text and its edits (pattern 1 of an `arrangement`).
     public private(set) var document: EditorDocument
     /// The lane `add` and `length` act on (version 2; pattern format "Version 2").
     public private(set) var currentLane = 0
+    /// A text only version 3 can say (timing contract §9), as read; nil for one pattern.
+    public private(set) var arrangement: Arrangement?
+    private var arrangementText: [UInt8] = []
 
     public init(document: EditorDocument) { self.document = document }
 
-    /// The pattern the text spells. O(n).
+    /// Reads a pattern text: one pattern to edit, or a version-3 text of
+    /// several patterns to play. Throws the parser's error.
+    public init(parsing text: [UInt8]) throws(PatternError) {
+        if let (arrangement, first) = try PatternEditor.severalPatterns(text) {
+            document = first
+            self.arrangement = arrangement
+            arrangementText = text
+        } else {
+            document = try EditorDocument(parsing: text)
+        }
+    }
+
+    /// A text that needs version 3, with an editor document of its first
+    /// pattern (what `show` and the lane names read); nil for one pattern.
+    private static func severalPatterns(_ text: [UInt8]) throws(PatternError) -> (Arrangement, EditorDocument)? {
+        guard PatternParser.declaresVersion3(text) else { return nil }
+        let arrangement = try PatternParser.arrangement(bytes: text)
+        guard arrangement.needsVersion3 else { return nil }
+        let first = try EditorDocument(parsing: Array(PatternWriter.text(for: arrangement.patterns[0].pattern).utf8))
+        return (arrangement, first)
+    }
+
+    /// The pattern the text spells (the first of an arrangement). O(n).
     public var pattern: Pattern { document.pattern() }
 
-    /// The pattern text with the edits made (comments and layout kept). O(text length).
-    public var text: [UInt8] { document.text() }
+    /// The pattern text with the edits made (comments and layout kept); an
+    /// arrangement's text as read. O(text length).
+    public var text: [UInt8] { arrangement == nil ? document.text() : arrangementText }
+
+    /// The snapshot the engine plays for `text` (every pattern of an arrangement). Off the audio thread.
+    public func snapshot(tag: UInt64) -> PatternSnapshot {
+        if let arrangement { return PatternSnapshot.make(arrangement: arrangement, text: arrangementText, tag: tag) }
+        return PatternSnapshot.make(pattern, text: text, tag: tag)
+    }
+
+    /// The patterns' names, in text order (`main` for one pattern).
+    public var patternNames: [String] {
+        arrangement?.patterns.map { String(decoding: $0.name, as: UTF8.self) } ?? ["main"]
+    }
 
     public enum Outcome: Equatable {
         /// The pattern changed; the message says how.
@@ -91,6 +133,9 @@ public struct PatternEditor {
         let words = PatternEditor.words(of: line)
         guard let command = words.first else { return .answer("") }
         let args = Array(words.dropFirst())
+        if let arrangement, PatternEditor.editCommands.contains(command) {
+            return .error("\(command): " + PatternError(line: 1, reason: .editingNeedsOnePattern(patterns: arrangement.patterns.count)).reasonText)
+        }
         switch command {
         case "show": return .answer(show())
         case "help", "?": return .answer(PatternEditor.help)
@@ -118,7 +163,11 @@ public struct PatternEditor {
         }
     }
 
+    /// The commands that change a pattern's notes or lanes (refused for an arrangement).
+    static let editCommands: Set<String> = ["add", "remove", "rm", "length", "lane", "seed", "clear"]
+
     public func show() -> String {
+        if arrangement != nil { return String(decoding: arrangementText, as: UTF8.self).trimmingSuffixNewlines }
         let pattern = self.pattern
         if pattern.version == 2 { return PatternEditor.showVersion2(pattern) }
         var out = "length \(PatternWriter.beatText(pattern.length))  (\(PatternEditor.counted(pattern.notes.count, "note")))"
@@ -216,8 +265,7 @@ public struct PatternEditor {
             do {
                 let file = try MIDIFileReader().read(bytes)
                 let imported = try MIDIFileImport.importPattern(file, options: MIDIImportOptions(track: file.format == 2 ? 1 : nil)).pattern
-                document = try EditorDocument(parsing: Array(PatternWriter.text(for: imported).utf8))
-                currentLane = 0
+                self = PatternEditor(document: try EditorDocument(parsing: Array(PatternWriter.text(for: imported).utf8)))
                 return .changed("loaded \(path): \(PatternEditor.counted(document.notes.count, "note"))")
             } catch let error as MIDIFileError {
                 return .error("load: \(path): \(error.message); the pattern is unchanged")
@@ -226,8 +274,10 @@ public struct PatternEditor {
             }
         }
         do {
-            document = try EditorDocument(parsing: bytes)
-            currentLane = 0
+            self = try PatternEditor(parsing: bytes)
+            if let arrangement {
+                return .changed("loaded \(path): \(PatternEditor.counted(arrangement.patterns.count, "pattern")), \(PatternEditor.counted(arrangement.noteCount, "note"))")
+            }
             return .changed("loaded \(path): \(PatternEditor.counted(document.notes.count, "note"))")
         } catch {
             return .error("load: \(path):\(error.location): \(error.reasonText); the pattern is unchanged")
@@ -238,6 +288,7 @@ public struct PatternEditor {
         guard args.count == 1 else { return .error("save: takes one file") }
         do {
             if args[0].lowercased().hasSuffix(".mid") || args[0].lowercased().hasSuffix(".midi") {
+                if arrangement != nil { return .error("save: a text of several patterns is saved as a pattern file, not a MIDI file") }
                 // A Standard MIDI File at 120 bpm with the exact loop length (docs/midi-files.md M16-M19).
                 try AtomicFile.write(PatternExport.export(pattern).bytes, to: args[0])
                 return .answer("saved \(PatternEditor.displayPath(args[0]))")
@@ -348,5 +399,14 @@ public struct PatternEditor {
     /// A number as a person writes it: `120`, `133.7`.
     static func numberText(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+extension String {
+    /// The text without its final line ends.
+    fileprivate var trimmingSuffixNewlines: String {
+        var s = Substring(self)
+        while s.hasSuffix("\n") { s = s.dropLast() }
+        return String(s)
     }
 }

@@ -19,7 +19,7 @@ struct OpenedSession {
         do { contents = try folder.open() } catch { return .failure(error) }
         let text = contents.pattern ?? seedText
         do {
-            let editor = PatternEditor(document: try EditorDocument(parsing: text))
+            let editor = try PatternEditor(parsing: text)
             return .success(OpenedSession(editor: editor, text: text, settings: contents.settings ?? seedSettings, warnings: contents.warnings))
         } catch {
             return .failure(SessionFolder.OpenFailure(code: .badProject, message: "\(PatternEditor.displayPath(folder.patternPath)):\(error.location): \(error.reasonText)"))

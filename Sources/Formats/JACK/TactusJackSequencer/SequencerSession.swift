@@ -73,12 +73,12 @@ public enum SequencerSession {
             case .success(let bytes): firstText = bytes
             case .failure(let reason): throw SequencerError(description: "\(PatternEditor.displayPath(file)): cannot read it: \(reason)")
             }
-            do { editor = PatternEditor(document: try EditorDocument(parsing: firstText)) } catch {
+            do { editor = try PatternEditor(parsing: firstText) } catch {
                 throw SequencerError(description: "\(PatternEditor.displayPath(file)):\(error.location): \(error.reasonText)")
             }
         } else {
             firstText = DefaultPattern.bytes
-            do { editor = PatternEditor(document: try EditorDocument(parsing: firstText)) } catch {
+            do { editor = try PatternEditor(parsing: firstText) } catch {
                 throw SequencerError(description: "the default pattern does not parse: \(error)")
             }
         }
@@ -148,7 +148,7 @@ public enum SequencerSession {
 
         let sampleRate = Double(jack_get_sample_rate(client))
         // The first pattern plays from the first cycle.
-        let first = PatternSnapshot.make(editor.pattern, text: firstText, tag: 0)
+        let first = editor.snapshot(tag: 0)
         let session = SessionState(
             sampleRate: sampleRate, client: client, midiOut: midiOut, clockOut: clockOut, controlIn: controlIn, options: options, pattern: first)
         defer { session.free() }
@@ -315,6 +315,8 @@ struct Prompt {
     private var rejected = 0
     /// Lane mutes and MIDI thru (`mute`, `unmute`, `thru`), handed to the process callback.
     var controls = LiveControls()
+    /// `play NAME [WHEN]`, `song on|off`, `patterns` (§9), handed to the process callback.
+    var patternControls = PatternControls()
 
     init(session: SessionState, editor: PatternEditor, journal: JournalWriter?, tty: Bool, quiet: Bool) {
         self.session = session
@@ -374,16 +376,23 @@ struct Prompt {
         let words = PatternEditor.words(of: command)
         let outcome: PatternEditor.Outcome
         let before = controls
-        if let live = controls.run(words, lanes: LiveControls.laneNames(editor.pattern)) {
+        let flags = session.context.pointee.flags
+        if let (answer, request) = patternControls.run(words, text: patternText, now: playing) {
+            outcome = answer
+            flags.pointee.song.store(patternControls.song, ordering: .relaxed)
+            if let request {
+                journal?.recordRequest(word: request.word, text: words.dropFirst().joined(separator: " "))
+                flags.pointee.patternRequest.store(request.word, ordering: .relaxed)
+            }
+        } else if let live = controls.run(words, lanes: LiveControls.laneNames(editor.pattern)) {
             outcome = live
             if controls != before { sessionManager?.markDirty() }
-            let flags = session.context.pointee.flags
             flags.pointee.laneMutes.store(controls.laneMutes, ordering: .relaxed)
             flags.pointee.thru.store(controls.thru, ordering: .relaxed)
         } else if words.first == "status" {
             outcome = words.count == 1 ? .answer(status()) : .error("status: takes nothing")
         } else if words.first == "help" || words.first == "?" {
-            outcome = .answer(PatternEditor.help(adding: LiveControls.help))
+            outcome = .answer(PatternEditor.help(adding: LiveControls.help + "\n" + PatternControls.help))
         } else {
             outcome = editor.run(command)
         }
@@ -416,7 +425,7 @@ struct Prompt {
         let tag = nextTag
         nextTag += 1
         journal?.recordEdit(tag: tag, text: text)
-        let snapshot = PatternSnapshot.make(editor.pattern, text: text, tag: tag)
+        let snapshot = editor.snapshot(tag: tag)
         if let superseded = waiting { superseded.destroy() }
         waiting = snapshot
         housekeeping()
@@ -432,6 +441,18 @@ struct Prompt {
     private mutating func drainJournal() {
         let queue = session.context.pointee.journal
         while let entry = queue.pointee.pop() { journal?.write(entry) }
+    }
+
+    /// The patterns of the text at the prompt, and whether it has a song.
+    private var patternText: PatternControls.Text {
+        PatternControls.Text(names: editor.patternNames, hasSong: editor.arrangement?.song != nil)
+    }
+
+    /// The pattern playing and the one queued, as the process callback last published them.
+    private var playing: PatternControls.Playing {
+        let flags = session.context.pointee.flags
+        return PatternControls.Playing(
+            playing: flags.pointee.playingPattern.load(ordering: .relaxed), queued: flags.pointee.queuedPattern.load(ordering: .relaxed))
     }
 
     /// What `status` says: JACK transport as Tactus follows it, the lane
@@ -452,6 +473,7 @@ struct Prompt {
             "transport: " + transport + (session.options.master ? " (Tactus is the timebase master)" : ""),
             "lanes: " + controls.mutesText(lanes: LiveControls.laneNames(editor.pattern)),
             "MIDI thru: " + (controls.thru ? "on" : "off"),
+            "patterns: " + patternControls.patternsText(patternText, now: playing),
         ]
         for (port, arrow) in [("midi_out", "->"), ("clock_out", "->"), ("control", "<-")] {
             var peers: [String] = []

@@ -127,6 +127,40 @@ public enum SwitchGrid: Equatable, Sendable {
     case end
 }
 
+extension SwitchGrid {
+    /// The grid a `when` spells, as a pattern text's `switch at`, the
+    /// `tactus jack` prompt's `play NAME WHEN` and a transport script's
+    /// `request NAME WHEN` write it: `now`, `beat`, `bar`, `bars N` (N 1-64),
+    /// `end`. Nil for anything else.
+    public init?(words: ArraySlice<String>) {
+        guard let first = words.first else { return nil }
+        switch (first, words.count) {
+        case ("now", 1): self = .now
+        case ("beat", 1): self = .beat
+        case ("bar", 1): self = .bar
+        case ("end", 1): self = .end
+        case ("bars", 2):
+            guard let n = Int(words[words.startIndex + 1]), (1...64).contains(n) else { return nil }
+            self = .bars(n)
+        default: return nil
+        }
+    }
+
+    /// Its spelling in a text (`bars 4`).
+    public var text: String {
+        switch self {
+        case .now: return "now"
+        case .beat: return "beat"
+        case .bar: return "bar"
+        case .bars(let n): return "bars \(n)"
+        case .end: return "end"
+        }
+    }
+
+    /// The `when` words a person may type, for messages.
+    public static var choicesText: String { "now, beat, bar, bars N (1-64) or end" }
+}
+
 /// The `switch` line: how a requested pattern takes over (§9.2-§9.4).
 public struct SwitchRule: Equatable, Sendable {
     public var at: SwitchGrid

@@ -64,14 +64,7 @@ public enum PatternWriter {
 
     /// `switch at WHEN phase P notes N [grace G]` (no line end).
     public static func switchStatement(_ rule: SwitchRule) -> String {
-        var out = "switch at "
-        switch rule.at {
-        case .now: out += "now"
-        case .beat: out += "beat"
-        case .bar: out += "bar"
-        case .bars(let n): out += "bars \(n)"
-        case .end: out += "end"
-        }
+        var out = "switch at " + rule.at.text
         out += rule.keepsPhase ? " phase keep" : " phase restart"
         out += rule.notesRing ? " notes ring" : " notes cut"
         if rule.grace != .zero { out += " grace \(beatText(rule.grace))" }

@@ -95,14 +95,7 @@ extension PatternSnapshot {
                 channelIndex: (p.program?.channel ?? 1) - 1)
         }
         let rule = arrangement.switchRule
-        let grid: SwitchSettings.Grid
-        switch rule.at {
-        case .now: grid = .now
-        case .beat: grid = .beat
-        case .bar: grid = .bar
-        case .bars(let n): grid = .bars(Int64(n))
-        case .end: grid = .end
-        }
+        let grid = rule.at.engineGrid
         let t = arrangement.triggers
         let triggers = TriggerSettings(
             programChannel: t.programChannel.map { Int8($0) } ?? -1, noteKey: t.noteKey.map { Int16($0) } ?? -1,
@@ -126,5 +119,18 @@ extension PatternSnapshot {
             switchSettings: SwitchSettings(grid: grid, keepsPhase: rule.keepsPhase, notesRing: rule.notesRing, grace: rule.grace.position),
             triggers: triggers, song: steps, songLength: length, songEnding: ending)
         return first
+    }
+}
+
+extension SwitchGrid {
+    /// The engine's form of the grid (`SwitchSettings.Grid`).
+    public var engineGrid: SwitchSettings.Grid {
+        switch self {
+        case .now: return .now
+        case .beat: return .beat
+        case .bar: return .bar
+        case .bars(let n): return .bars(Int64(n))
+        case .end: return .end
+        }
     }
 }
