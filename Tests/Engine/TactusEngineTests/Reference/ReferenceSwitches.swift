@@ -1,0 +1,113 @@
+import BigInt
+import TactusOffline
+
+/// A slow model of timing contract §9.2-§9.4 and §9.8 in exact rationals,
+/// written from the contract's text: a rolling transport at one tempo, one
+/// lane a pattern, requests that switch `phase restart`, `notes cut`, on
+/// each grid. It lists the switches first (a request's boundary `B` on its
+/// grid, a later request replacing a pending one), then every onset of each
+/// segment `[B_i, B_{i+1})` from its origin `O_i = B_i`, each note cut at the
+/// next switch; at one frame: note-offs, then the program change, then
+/// note-ons. No cursor, no split beats, no floating point.
+struct ReferenceSwitches {
+    struct Note {
+        var start: Q
+        var duration: Q
+        var key: UInt8
+    }
+    struct Part {
+        var length: Q
+        var notes: [Note]
+        /// The Program Change it sends when it starts playing (0-based), if any.
+        var program: UInt8?
+    }
+    enum Grid {
+        case now, beat, bar, bars(Int), end
+    }
+
+    var parts: [Part]
+    var grid: Grid
+    var beatsPerBar = Q(4)
+    /// Frames a beat (constant tempo, speed 1, rolling from frame 0 at beat 0).
+    var framesPerBeat: Q
+
+    /// The boundary of a request at beat `r` while the pattern with origin `origin` and length `length` plays (§9.2).
+    func boundary(_ r: Q, origin: Q, length: Q) -> Q {
+        func next(_ step: Q, from base: Q) -> Q { base + ((r - base) / step).ceilingQ * step }
+        switch grid {
+        case .now: return r
+        case .beat: return next(Q.one, from: .zero)
+        case .bar: return next(beatsPerBar, from: .zero)
+        case .bars(let n): return next(beatsPerBar * Q(n), from: .zero)
+        case .end: return next(length, from: origin)
+        }
+    }
+
+    func frame(_ beat: Q) -> Int64 { Int64((beat * framesPerBeat).ceiling) }
+
+    /// The events before frame `end` for requests `(frame, part)` in frame order (parts from 0), in §9.8's order at each frame.
+    func events(requests: [(frame: Int64, part: Int)], end: Int64) -> [LoggedEvent] {
+        // The switches: (beat, part), the first at beat 0 (pattern 1, sent at the start of play).
+        var switches: [(beat: Q, part: Int)] = [(.zero, 0)]
+        var pending: (beat: Q, part: Int)? = nil
+        for request in requests {
+            if let p = pending, frame(p.beat) < request.frame {
+                switches.append(p)
+                pending = nil
+            }
+            let r = Q(request.frame) / framesPerBeat
+            let playing = switches[switches.count - 1]
+            let b = boundary(r, origin: playing.beat, length: parts[playing.part].length)
+            if b == r { switches.append((r, request.part)); pending = nil } else { pending = (b, request.part) }
+        }
+        if let p = pending, frame(p.beat) < end { switches.append(p) }
+
+        // Kind 0: note-off, 1: program, 2: note-on (§9.8's order at one frame).
+        var out: [(frame: Int64, kind: Int, bytes: [UInt8])] = []
+        for (i, s) in switches.enumerated() {
+            let part = parts[s.part]
+            let until = i + 1 < switches.count ? switches[i + 1].beat : Q(BigInt(end)) / framesPerBeat
+            let cut: Int64? = i + 1 < switches.count ? frame(until) : nil
+            if let program = part.program { out.append((frame(s.beat), 1, [0xC0, program])) }
+            var pass = BigInt(0)
+            while true {
+                let passStart = s.beat + Q(pass) * part.length
+                if !(passStart < until) { break }
+                for note in part.notes {
+                    let onset = passStart + note.start
+                    guard !(onset < s.beat), onset < until, frame(onset) < end else { continue }
+                    out.append((frame(onset), 2, [0x90, note.key, 100]))
+                    var off = frame(onset + note.duration)
+                    if let cut, cut < off { off = cut }
+                    out.append((off, 0, [0x80, note.key, 0]))
+                }
+                pass += 1
+            }
+        }
+        return ReferenceSwitches.inContractOrder(out.filter { $0.frame < end }.map { LoggedEvent(frame: $0.frame, bytes: $0.bytes) })
+    }
+}
+
+extension ReferenceSwitches {
+    /// Events by frame; at one frame note-offs, then program changes, then note-ons (§9.8), each
+    /// group by its bytes (the contract leaves the order within a group to §5's rules, not tested here).
+    static func inContractOrder(_ events: [LoggedEvent]) -> [LoggedEvent] {
+        func kind(_ e: LoggedEvent) -> Int {
+            switch e.bytes[0] & 0xF0 {
+            case 0x80: return 0
+            case 0x90: return e.bytes[2] == 0 ? 0 : 2
+            default: return 1
+            }
+        }
+        return events.sorted { a, b in
+            if a.frame != b.frame { return a.frame < b.frame }
+            if kind(a) != kind(b) { return kind(a) < kind(b) }
+            return a.bytes.lexicographicallyPrecedes(b.bytes)
+        }
+    }
+}
+
+extension Q {
+    /// The smallest integer >= self, as a rational.
+    var ceilingQ: Q { Q(ceiling) }
+}

@@ -1,0 +1,70 @@
+import Testing
+import TactusEngine
+import TactusModel
+import TactusOffline
+
+/// The core's pattern switches (timing contract §9.2-§9.4, §9.8) against
+/// the exact-rational model `ReferenceSwitches`: random texts of 2-4
+/// patterns of one lane, random requests by program change on every grid,
+/// random block partitions; equal event for event.
+@Suite("Pattern switches against the reference model")
+struct SwitchReferenceTests {
+    @Test("random switch requests (now, beat, bar, bars N, end; phase restart, notes cut): the core emits what §9 says, event for event, for any block partition")
+    func switchesMatchReference() throws {
+        var checked = 0
+        for seed in UInt64(1)...UInt64(60) {
+            var rng = SplitMix64(seed: seed)
+            func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+            let lengths: [(text: String, q: Q)] = [("2", Q(2)), ("3", Q(3)), ("4", Q(4)), ("5/2", Q(5) / Q(2))]
+            let grids: [(text: String, grid: ReferenceSwitches.Grid)] = [("now", .now), ("beat", .beat), ("bar", .bar), ("bars 2", .bars(2)), ("end", .end)]
+            let g = pick(grids)
+            var parts: [ReferenceSwitches.Part] = []
+            var text = "tactus-pattern 3\nswitch at \(g.text)\ntrigger program\n"
+            for p in 0..<(2 + Int(rng.next() % 3)) {
+                let length = pick(lengths)
+                let program: UInt8? = rng.next() % 2 == 0 ? UInt8(10 + p) : nil
+                text += "pattern p\(p)" + (program.map { " program \($0)" } ?? "") + "\nlane a length \(length.text)\n"
+                var notes: [ReferenceSwitches.Note] = []
+                let quarters = Int((length.q * Q(4)).ceiling)
+                for n in 0..<(1 + Int(rng.next() % 4)) {
+                    let startQuarters = Int(rng.next() % UInt64(quarters))
+                    let start = Q(startQuarters) / Q(4)
+                    let room = length.q - start
+                    var duration = pick([Q(1) / Q(4), Q(1) / Q(2), Q(1)])
+                    if room < duration { duration = room }
+                    let key = UInt8(40 + p * 10 + n)
+                    notes.append(ReferenceSwitches.Note(start: start, duration: duration, key: key))
+                    text += "note \(startQuarters)/4 \(duration) \(key) 100\n"
+                }
+                parts.append(ReferenceSwitches.Part(length: length.q, notes: notes, program: program))
+            }
+            let end: Int64 = 480_000  // beat 20 at 120 bpm, 48 kHz
+            var requests: [(frame: Int64, part: Int)] = []
+            var f: Int64 = Int64(rng.next() % 30_000)
+            while f < end - 1000 {
+                // Now and then exactly on a beat, or a frame off one.
+                let frame = pick([f, (f / 24_000) * 24_000, (f / 24_000) * 24_000 + 1, f])
+                if requests.last.map({ $0.frame < frame }) ?? true { requests.append((frame, Int(rng.next() % UInt64(parts.count)))) }
+                f += Int64(5_000 + rng.next() % 60_000)
+            }
+            var script = "tactus-transport 1\nrate 48000\n0 tempo 120\n0 play\n"
+            for r in requests { script += "\(r.frame) midi c0 \(String(r.part, radix: 16))\n" }
+            script += "\(end) stop\n\(end + 1000) end\n"
+
+            let model = ReferenceSwitches(parts: parts, grid: g.grid, framesPerBeat: Q(24_000))
+            let expected = model.events(requests: requests, end: end)
+            let pattern = try PatternParser.parse(bytes: Array(text.utf8))
+            for plan in [BlockPlan.fixed(256), .random(minimum: 1, maximum: 2048, seed: seed)] {
+                var events: [LoggedEvent] = []
+                _ = OfflineRender(script: try TransportScript(parsing: script), sampleRate: 48000, blocks: plan).run(
+                    pattern: pattern, patternText: Array(text.utf8), loadPattern: { _ in .failure(PatternLoadError("no edits")) },
+                    onBlock: { e, _ in events += e })
+                let got = ReferenceSwitches.inContractOrder(events.filter { $0.frame < end })
+                #expect(got == expected, "seed \(seed), blocks \(plan):\n\(text)\n\(script)")
+                if got != expected { return }
+                checked += got.count
+            }
+        }
+        #expect(checked > 1000)
+    }
+}
