@@ -67,4 +67,57 @@ struct SwitchReferenceTests {
         }
         #expect(checked > 1000)
     }
+
+    @Test("random songs that loop (entries of 1-3 passes, a pattern following itself): the core plays what §9.5 says, event for event, for any block partition")
+    func songsMatchReference() throws {
+        var checked = 0
+        for seed in UInt64(100)...UInt64(140) {
+            var rng = SplitMix64(seed: seed)
+            func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+            let lengths: [(text: String, q: Q)] = [("1", Q(1)), ("3/2", Q(3) / Q(2)), ("2", Q(2)), ("3", Q(3)), ("7/4", Q(7) / Q(4))]
+            var parts: [ReferenceSwitches.Part] = []
+            var text = "tactus-pattern 3\n"
+            for p in 0..<(1 + Int(rng.next() % 3)) {
+                let length = pick(lengths)
+                let program: UInt8? = rng.next() % 2 == 0 ? UInt8(20 + p) : nil
+                text += "pattern p\(p)" + (program.map { " program \($0)" } ?? "") + "\nlane a length \(length.text)\n"
+                var notes: [ReferenceSwitches.Note] = []
+                let quarters = Int((length.q * Q(4)).ceiling)
+                for n in 0..<(1 + Int(rng.next() % 3)) {
+                    let startQuarters = Int(rng.next() % UInt64(quarters))
+                    let start = Q(startQuarters) / Q(4)
+                    let room = length.q - start
+                    var duration = pick([Q(1) / Q(4), Q(1) / Q(2), Q(1)])
+                    if room < duration { duration = room }
+                    let key = UInt8(40 + p * 10 + n)
+                    notes.append(ReferenceSwitches.Note(start: start, duration: duration, key: key))
+                    text += "note \(startQuarters)/4 \(duration) \(key) 100\n"
+                }
+                parts.append(ReferenceSwitches.Part(length: length.q, notes: notes, program: program))
+            }
+            var entries: [(part: Int, passes: Int)] = []
+            text += "song loop\n"
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                let entry = (part: Int(rng.next() % UInt64(parts.count)), passes: 1 + Int(rng.next() % 3))
+                entries.append(entry)
+                text += "play p\(entry.part) \(entry.passes)\n"
+            }
+            let end: Int64 = 480_000
+            let script = "tactus-transport 1\nrate 48000\n0 tempo 120\n0 play\n\(end) stop\n\(end + 1000) end\n"
+            let model = ReferenceSwitches(parts: parts, grid: .bar, framesPerBeat: Q(24_000))
+            let expected = model.events(switches: model.songSwitches(entries, end: end), end: end)
+            let pattern = try PatternParser.parse(bytes: Array(text.utf8))
+            for plan in [BlockPlan.fixed(256), .random(minimum: 1, maximum: 2048, seed: seed)] {
+                var events: [LoggedEvent] = []
+                _ = OfflineRender(script: try TransportScript(parsing: script), sampleRate: 48000, blocks: plan).run(
+                    pattern: pattern, patternText: Array(text.utf8), loadPattern: { _ in .failure(PatternLoadError("no edits")) },
+                    onBlock: { e, _ in events += e })
+                let got = ReferenceSwitches.inContractOrder(events.filter { $0.frame < end })
+                #expect(got == expected, "seed \(seed), blocks \(plan):\n\(text)")
+                if got != expected { return }
+                checked += got.count
+            }
+        }
+        #expect(checked > 1000)
+    }
 }

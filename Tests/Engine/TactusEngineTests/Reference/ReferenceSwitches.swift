@@ -61,7 +61,24 @@ struct ReferenceSwitches {
             if b == r { switches.append((r, request.part)); pending = nil } else { pending = (b, request.part) }
         }
         if let p = pending, frame(p.beat) < end { switches.append(p) }
+        return events(switches: switches, end: end)
+    }
 
+    /// §9.5: the switches of a song that loops, entries `(part, passes)`: entry `i` of repetition `m` from `m × S + S_i`.
+    func songSwitches(_ entries: [(part: Int, passes: Int)], end: Int64) -> [(beat: Q, part: Int)] {
+        var switches: [(beat: Q, part: Int)] = []
+        var beat = Q.zero
+        while frame(beat) < end {
+            for entry in entries {
+                switches.append((beat, entry.part))
+                beat = beat + Q(entry.passes) * parts[entry.part].length
+            }
+        }
+        return switches
+    }
+
+    /// The events before frame `end` of the switches `(beat, part)` (the first at beat 0), in §9.8's order at each frame.
+    func events(switches: [(beat: Q, part: Int)], end: Int64) -> [LoggedEvent] {
         // Kind 0: note-off, 1: program, 2: note-on (§9.8's order at one frame).
         var out: [(frame: Int64, kind: Int, bytes: [UInt8])] = []
         for (i, s) in switches.enumerated() {
