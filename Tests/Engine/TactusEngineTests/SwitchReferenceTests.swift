@@ -9,7 +9,7 @@ import TactusOffline
 /// random block partitions; equal event for event.
 @Suite("Pattern switches against the reference model")
 struct SwitchReferenceTests {
-    @Test("random switch requests (now, beat, bar, bars N, end; phase restart, notes cut): the core emits what §9 says, event for event, for any block partition")
+    @Test("random switch requests (now, beat, bar, bars N, end; phase restart or keep, notes cut): the core emits what §9 says, event for event, for any block partition")
     func switchesMatchReference() throws {
         var checked = 0
         for seed in UInt64(1)...UInt64(60) {
@@ -18,8 +18,9 @@ struct SwitchReferenceTests {
             let lengths: [(text: String, q: Q)] = [("2", Q(2)), ("3", Q(3)), ("4", Q(4)), ("5/2", Q(5) / Q(2))]
             let grids: [(text: String, grid: ReferenceSwitches.Grid)] = [("now", .now), ("beat", .beat), ("bar", .bar), ("bars 2", .bars(2)), ("end", .end)]
             let g = pick(grids)
+            let keep = seed % 2 == 0
             var parts: [ReferenceSwitches.Part] = []
-            var text = "tactus-pattern 3\nswitch at \(g.text)\ntrigger program\n"
+            var text = "tactus-pattern 3\nswitch at \(g.text)\(keep ? " phase keep" : "")\ntrigger program\n"
             for p in 0..<(2 + Int(rng.next() % 3)) {
                 let length = pick(lengths)
                 let program: UInt8? = rng.next() % 2 == 0 ? UInt8(10 + p) : nil
@@ -51,7 +52,7 @@ struct SwitchReferenceTests {
             for r in requests { script += "\(r.frame) midi c0 \(String(r.part, radix: 16))\n" }
             script += "\(end) stop\n\(end + 1000) end\n"
 
-            let model = ReferenceSwitches(parts: parts, grid: g.grid, framesPerBeat: Q(24_000))
+            let model = ReferenceSwitches(parts: parts, grid: g.grid, keepsPhase: keep, framesPerBeat: Q(24_000))
             let expected = model.events(requests: requests, end: end)
             let pattern = try PatternParser.parse(bytes: Array(text.utf8))
             for plan in [BlockPlan.fixed(256), .random(minimum: 1, maximum: 2048, seed: seed)] {

@@ -27,6 +27,8 @@ struct ReferenceSwitches {
 
     var parts: [Part]
     var grid: Grid
+    /// `phase keep`: a switch keeps the origin (and one to the playing pattern changes nothing).
+    var keepsPhase = false
     var beatsPerBar = Q(4)
     /// Frames a beat (constant tempo, speed 1, rolling from frame 0 at beat 0).
     var framesPerBeat: Q
@@ -47,30 +49,43 @@ struct ReferenceSwitches {
 
     /// The events before frame `end` for requests `(frame, part)` in frame order (parts from 0), in §9.8's order at each frame.
     func events(requests: [(frame: Int64, part: Int)], end: Int64) -> [LoggedEvent] {
-        // The switches: (beat, part), the first at beat 0 (pattern 1, sent at the start of play).
-        var switches: [(beat: Q, part: Int)] = [(.zero, 0)]
+        // The switches: (beat, part, origin), the first at beat 0 (pattern 1, sent at the start of play).
+        var switches: [Switch] = [Switch(beat: .zero, part: 0, origin: .zero)]
         var pending: (beat: Q, part: Int)? = nil
+        func perform(_ beat: Q, _ part: Int) {
+            let playing = switches[switches.count - 1]
+            if keepsPhase && part == playing.part { return }
+            switches.append(Switch(beat: beat, part: part, origin: keepsPhase ? playing.origin : beat))
+        }
         for request in requests {
             if let p = pending, frame(p.beat) < request.frame {
-                switches.append(p)
+                perform(p.beat, p.part)
                 pending = nil
             }
             let r = Q(request.frame) / framesPerBeat
             let playing = switches[switches.count - 1]
-            let b = boundary(r, origin: playing.beat, length: parts[playing.part].length)
-            if b == r { switches.append((r, request.part)); pending = nil } else { pending = (b, request.part) }
+            let b = boundary(r, origin: playing.origin, length: parts[playing.part].length)
+            pending = nil
+            if b == r { perform(r, request.part) } else { pending = (b, request.part) }
         }
-        if let p = pending, frame(p.beat) < end { switches.append(p) }
+        if let p = pending, frame(p.beat) < end { perform(p.beat, p.part) }
         return events(switches: switches, end: end)
     }
 
+    /// A switch at `beat` to `part`, which plays from `origin` (§9.4).
+    struct Switch {
+        var beat: Q
+        var part: Int
+        var origin: Q
+    }
+
     /// §9.5: the switches of a song that loops, entries `(part, passes)`: entry `i` of repetition `m` from `m × S + S_i`.
-    func songSwitches(_ entries: [(part: Int, passes: Int)], end: Int64) -> [(beat: Q, part: Int)] {
-        var switches: [(beat: Q, part: Int)] = []
+    func songSwitches(_ entries: [(part: Int, passes: Int)], end: Int64) -> [Switch] {
+        var switches: [Switch] = []
         var beat = Q.zero
         while frame(beat) < end {
             for entry in entries {
-                switches.append((beat, entry.part))
+                switches.append(Switch(beat: beat, part: entry.part, origin: beat))
                 beat = beat + Q(entry.passes) * parts[entry.part].length
             }
         }
@@ -78,7 +93,7 @@ struct ReferenceSwitches {
     }
 
     /// The events before frame `end` of the switches `(beat, part)` (the first at beat 0), in §9.8's order at each frame.
-    func events(switches: [(beat: Q, part: Int)], end: Int64) -> [LoggedEvent] {
+    func events(switches: [Switch], end: Int64) -> [LoggedEvent] {
         // Kind 0: note-off, 1: program, 2: note-on (§9.8's order at one frame).
         var out: [(frame: Int64, kind: Int, bytes: [UInt8])] = []
         for (i, s) in switches.enumerated() {
@@ -86,9 +101,9 @@ struct ReferenceSwitches {
             let until = i + 1 < switches.count ? switches[i + 1].beat : Q(BigInt(end)) / framesPerBeat
             let cut: Int64? = i + 1 < switches.count ? frame(until) : nil
             if let program = part.program { out.append((frame(s.beat), 1, [0xC0, program])) }
-            var pass = BigInt(0)
+            var pass = ((s.beat - s.origin) / part.length).floor
             while true {
-                let passStart = s.beat + Q(pass) * part.length
+                let passStart = s.origin + Q(pass) * part.length
                 if !(passStart < until) { break }
                 for note in part.notes {
                     let onset = passStart + note.start
