@@ -9,9 +9,11 @@ import TactusOffline
 /// random block partitions; equal event for event.
 @Suite("Pattern switches against the reference model")
 struct SwitchReferenceTests {
-    @Test("random switch requests (now, beat, bar, bars N, end; phase restart or keep, notes cut): the core emits what §9 says, event for event, for any block partition")
+    @Test("random switch requests (now, beat, bar, bars N, end; phase restart or keep, grace, notes cut): the core emits what §9 says, event for event, for any block partition")
     func switchesMatchReference() throws {
         var checked = 0
+        var graced = 0
+        var onGrid = 0
         for seed in UInt64(1)...UInt64(60) {
             var rng = SplitMix64(seed: seed)
             func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
@@ -19,8 +21,9 @@ struct SwitchReferenceTests {
             let grids: [(text: String, grid: ReferenceSwitches.Grid)] = [("now", .now), ("beat", .beat), ("bar", .bar), ("bars 2", .bars(2)), ("end", .end)]
             let g = pick(grids)
             let keep = seed % 2 == 0
+            let grace: (text: String, q: Q) = pick([("", Q.zero), ("", Q.zero), (" grace 1/8", Q(1) / Q(8)), (" grace 1/2", Q(1) / Q(2))])
             var parts: [ReferenceSwitches.Part] = []
-            var text = "tactus-pattern 3\nswitch at \(g.text)\(keep ? " phase keep" : "")\ntrigger program\n"
+            var text = "tactus-pattern 3\nswitch at \(g.text)\(keep ? " phase keep" : "")\(grace.text)\ntrigger program\n"
             for p in 0..<(2 + Int(rng.next() % 3)) {
                 let length = pick(lengths)
                 let program: UInt8? = rng.next() % 2 == 0 ? UInt8(10 + p) : nil
@@ -52,8 +55,11 @@ struct SwitchReferenceTests {
             for r in requests { script += "\(r.frame) midi c0 \(String(r.part, radix: 16))\n" }
             script += "\(end) stop\n\(end + 1000) end\n"
 
-            let model = ReferenceSwitches(parts: parts, grid: g.grid, keepsPhase: keep, framesPerBeat: Q(24_000))
+            let model = ReferenceSwitches(parts: parts, grid: g.grid, keepsPhase: keep, grace: grace.q, framesPerBeat: Q(24_000))
             let expected = model.events(requests: requests, end: end)
+            let switches = model.switches(requests: requests, end: end)
+            graced += switches.filter { $0.from != $0.beat }.count
+            onGrid += switches.dropFirst().filter { $0.from == $0.beat && Q(($0.beat).floor) == $0.beat }.count
             let pattern = try PatternParser.parse(bytes: Array(text.utf8))
             for plan in [BlockPlan.fixed(256), .random(minimum: 1, maximum: 2048, seed: seed)] {
                 var events: [LoggedEvent] = []
@@ -67,6 +73,8 @@ struct SwitchReferenceTests {
             }
         }
         #expect(checked > 1000)
+        // Both ways a switch lands: late within grace, and on a grid point.
+        #expect(graced > 5 && onGrid > 20, "graced \(graced), on a grid point \(onGrid)")
     }
 
     @Test("random songs that loop (entries of 1-3 passes, a pattern following itself): the core plays what §9.5 says, event for event, for any block partition")

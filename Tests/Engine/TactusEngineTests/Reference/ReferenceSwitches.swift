@@ -29,33 +29,43 @@ struct ReferenceSwitches {
     var grid: Grid
     /// `phase keep`: a switch keeps the origin (and one to the playing pattern changes nothing).
     var keepsPhase = false
+    /// `grace G` (§9.2): a request at most `G` after a grid point takes that point, at once.
+    var grace = Q.zero
     var beatsPerBar = Q(4)
     /// Frames a beat (constant tempo, speed 1, rolling from frame 0 at beat 0).
     var framesPerBeat: Q
 
     /// The boundary of a request at beat `r` while the pattern with origin `origin` and length `length` plays (§9.2).
     func boundary(_ r: Q, origin: Q, length: Q) -> Q {
-        func next(_ step: Q, from base: Q) -> Q { base + ((r - base) / step).ceilingQ * step }
+        let (step, base): (Q, Q)
         switch grid {
         case .now: return r
-        case .beat: return next(Q.one, from: .zero)
-        case .bar: return next(beatsPerBar, from: .zero)
-        case .bars(let n): return next(beatsPerBar * Q(n), from: .zero)
-        case .end: return next(length, from: origin)
+        case .beat: (step, base) = (Q.one, .zero)
+        case .bar: (step, base) = (beatsPerBar, .zero)
+        case .bars(let n): (step, base) = (beatsPerBar * Q(n), .zero)
+        case .end: (step, base) = (length, origin)
         }
+        let before = base + Q(((r - base) / step).floor) * step
+        if grace > .zero && !(r - grace > before) { return before }
+        return base + ((r - base) / step).ceilingQ * step
     }
 
     func frame(_ beat: Q) -> Int64 { Int64((beat * framesPerBeat).ceiling) }
 
     /// The events before frame `end` for requests `(frame, part)` in frame order (parts from 0), in §9.8's order at each frame.
     func events(requests: [(frame: Int64, part: Int)], end: Int64) -> [LoggedEvent] {
+        events(switches: switches(requests: requests, end: end), end: end)
+    }
+
+    /// The switches that requests `(frame, part)` make before frame `end` (§9.2, §9.3), the first at beat 0.
+    func switches(requests: [(frame: Int64, part: Int)], end: Int64) -> [Switch] {
         // The switches: (beat, part, origin), the first at beat 0 (pattern 1, sent at the start of play).
         var switches: [Switch] = [Switch(beat: .zero, part: 0, origin: .zero)]
         var pending: (beat: Q, part: Int)? = nil
-        func perform(_ beat: Q, _ part: Int) {
+        func perform(_ beat: Q, _ part: Int, from: Q? = nil) {
             let playing = switches[switches.count - 1]
             if keepsPhase && part == playing.part { return }
-            switches.append(Switch(beat: beat, part: part, origin: keepsPhase ? playing.origin : beat))
+            switches.append(Switch(beat: beat, part: part, origin: keepsPhase ? playing.origin : beat, from: from))
         }
         for request in requests {
             if let p = pending, frame(p.beat) < request.frame {
@@ -66,10 +76,10 @@ struct ReferenceSwitches {
             let playing = switches[switches.count - 1]
             let b = boundary(r, origin: playing.origin, length: parts[playing.part].length)
             pending = nil
-            if b == r { perform(r, request.part) } else { pending = (b, request.part) }
+            if !(r < b) { perform(b, request.part, from: r) } else { pending = (b, request.part) }
         }
         if let p = pending, frame(p.beat) < end { perform(p.beat, p.part) }
-        return events(switches: switches, end: end)
+        return switches
     }
 
     /// A switch at `beat` to `part`, which plays from `origin` (§9.4).
@@ -77,6 +87,14 @@ struct ReferenceSwitches {
         var beat: Q
         var part: Int
         var origin: Q
+        /// Where it happens and its pattern's onsets begin: `beat`, or the request's `r` for grace.
+        var from: Q
+        init(beat: Q, part: Int, origin: Q, from: Q? = nil) {
+            self.beat = beat
+            self.part = part
+            self.origin = origin
+            self.from = from ?? beat
+        }
     }
 
     /// §9.5: the switches of a song that loops, entries `(part, passes)`: entry `i` of repetition `m` from `m × S + S_i`.
@@ -98,16 +116,16 @@ struct ReferenceSwitches {
         var out: [(frame: Int64, kind: Int, bytes: [UInt8])] = []
         for (i, s) in switches.enumerated() {
             let part = parts[s.part]
-            let until = i + 1 < switches.count ? switches[i + 1].beat : Q(BigInt(end)) / framesPerBeat
+            let until = i + 1 < switches.count ? switches[i + 1].from : Q(BigInt(end)) / framesPerBeat
             let cut: Int64? = i + 1 < switches.count ? frame(until) : nil
-            if let program = part.program { out.append((frame(s.beat), 1, [0xC0, program])) }
-            var pass = ((s.beat - s.origin) / part.length).floor
+            if let program = part.program { out.append((frame(s.from), 1, [0xC0, program])) }
+            var pass = ((s.from - s.origin) / part.length).floor
             while true {
                 let passStart = s.origin + Q(pass) * part.length
                 if !(passStart < until) { break }
                 for note in part.notes {
                     let onset = passStart + note.start
-                    guard !(onset < s.beat), onset < until, frame(onset) < end else { continue }
+                    guard !(onset < s.from), onset < until, frame(onset) < end else { continue }
                     out.append((frame(onset), 2, [0x90, note.key, 100]))
                     var off = frame(onset + note.duration)
                     if let cut, cut < off { off = cut }
