@@ -29,7 +29,7 @@ LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
 # What building needs (the plugin, tactus), what the tests and the demo add.
 # scripts/install-deps names them under other distributions' names too, and
 # goes on when their headers and tools are present without dpkg.
-BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev liblilv-dev libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont libx11-dev libcairo2-dev
+BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev liblilv-dev libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont libx11-dev libcairo2-dev dpf-source
 TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido openttd-openmsx planetblupi-music-midi ardour-lv2-plugins
 DEMO_PACKAGES  := jackd2 jalv
 ifeq ($(PREFIX),)

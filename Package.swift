@@ -169,6 +169,8 @@ let package = Package(
         .target(
             name: "CLV2UI", dependencies: ["CLV2"], path: "Sources/C/CLV2UI",
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo"), .linkedLibrary("m")]),
+        // The CLAP headers (Debian's dpf-source, or the CLAP SDK's <clap/clap.h>): the CLAP glue.
+        .target(name: "CCLAP", path: "Sources/C/CCLAP"),
         // The in-process host's log capture (a C variadic function).
         .target(name: "CInProcessHost", path: "Sources/C/CInProcessHost"),
         // JACK, and the realtime check's hooks, looked up in the preloaded interposer by
