@@ -81,6 +81,11 @@ let package = Package(
             name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusJack", "FileIO"],
             path: "Sources/Formats/JACK/TactusJackSequencer",
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
+        // The CLAP glue (issue 31, in progress): the host's transport as the engine's
+        // position reports (timing contract §11). Embedded-clean, `@_noLocks`.
+        .target(
+            name: "TactusCLAP", dependencies: ["CCLAP", "TactusEngine"], path: "Sources/Formats/CLAP/TactusCLAP",
+            swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
 
         // MARK: Tools (Sources/Tools): the command line and what it is made of
 
@@ -223,6 +228,10 @@ let package = Package(
         // The atom codec: what it writes it reads back, byte for byte as lv2_atom_forge lays
         // it out; malformed sequences and objects end the walk where they should.
         .testTarget(name: "LV2AtomsTests", dependencies: ["LV2Atoms", "LV2HostKit", "CLV2", "CLV2Forge", "TactusOffline"], path: "Tests/Formats/LV2/LV2AtomsTests"),
+        // The CLAP glue: §11's transport mapping against LV2's reports of the same place.
+        .testTarget(
+            name: "TactusCLAPTests", dependencies: ["TactusCLAP", "CCLAP", "TactusEngine", "TactusOffline"],
+            path: "Tests/Formats/CLAP/TactusCLAPTests"),
         // tactus jack's prompt commands and its process callback.
         .testTarget(
             name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusEngine", "TactusModel"],
