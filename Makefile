@@ -7,6 +7,8 @@
 #   make install       the bundle into ~/.lv2 and tactus into ~/.local/bin, or into
 #                      $(DESTDIR)$(PREFIX)/lib/lv2 and $(DESTDIR)$(PREFIX)/bin when PREFIX is given
 #   make cli-test      the command line as a person meets it (Tests/CommandLine/cli-test)
+#   make clap          the CLAP plugin .build/embedded/tactus.clap (issue 31, in progress: not yet installed)
+#   make clap-test     tactus.clap in the project's CLAP host against tactus render (Tests/Formats/CLAP/clap-test)
 #   make bounce-test   tactus bounce as a person meets it (Tests/CommandLine/bounce-test)
 #   make readme-test   README.md against the program: its commands' output, synopsis, packages, counts (scripts/readme-check)
 #   make editor-test   the pattern editor in the project's test host under Xvfb: messages, pixels, X input, a monkey, valgrind
@@ -40,7 +42,7 @@ LV2_INSTALL_DIR := $(DESTDIR)$(PREFIX)/lib/lv2
 BIN_INSTALL_DIR := $(DESTDIR)$(PREFIX)/bin
 endif
 
-.PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
+.PHONY: clap clap-test fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
 .PHONY: nolocks-check deps-test deps-demo cli-test cli-without-swift bounce-test readme-test editor-test
 
 all: plugin cli
@@ -76,7 +78,8 @@ cli: deps
 EMBEDDED_DIR    := .build/embedded
 EMBEDDED_SWIFTC := $(SWIFT)c -swift-version 6 -O -g -parse-as-library -wmo -enable-experimental-feature Embedded \
     -Xfrontend -disable-stack-protector -Xfrontend -function-sections -Xcc -fPIC -package-name tactus \
-    -I $(EMBEDDED_DIR) -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include -I Sources/C/CLV2UI/include
+    -I $(EMBEDDED_DIR) -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include -I Sources/C/CLV2UI/include \
+    -I Sources/C/CCLAP/include -I Sources/C/CCLAPEntry/include
 EMBEDDED_CC     := clang -O2 -g -fPIC -I Sources/C/CLV2/include
 
 # $(call EMBEDDED_MODULE,NAME,FOLDER,IMPORTED MODULES)
@@ -94,6 +97,7 @@ $(eval $(call EMBEDDED_MODULE,TactusModel,Sources/Model/TactusModel,TactusEngine
 $(eval $(call EMBEDDED_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,TactusEngine TactusModel))
 $(eval $(call EMBEDDED_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,LV2Atoms TactusEngine TactusModel))
 $(eval $(call EMBEDDED_MODULE,TactusUI,Sources/Formats/LV2/TactusUI,LV2Atoms TactusEngine TactusModel TactusEditorModel))
+$(eval $(call EMBEDDED_MODULE,TactusCLAP,Sources/Formats/CLAP/TactusCLAP,TactusEngine TactusModel))
 
 $(EMBEDDED_DIR)/clv2-shim.c.o: Sources/C/CLV2/shim.c $(wildcard Sources/C/CLV2/include/*.h)
 	@mkdir -p $(EMBEDDED_DIR)
@@ -105,6 +109,10 @@ $(EMBEDDED_DIR)/clv2ui-descriptor.c.o: Sources/C/CLV2UI/descriptor.c $(wildcard 
 	@mkdir -p $(EMBEDDED_DIR)
 	$(BUILD_GATE) $(EMBEDDED_CC) -I Sources/C/CLV2UI/include -c $< -o $@
 
+$(EMBEDDED_DIR)/cclap-entry.c.o: Sources/C/CCLAPEntry/entry.c $(wildcard Sources/C/CCLAP*/include/*.h)
+	@mkdir -p $(EMBEDDED_DIR)
+	$(BUILD_GATE) $(EMBEDDED_CC) -I Sources/C/CCLAP/include -I Sources/C/CCLAPEntry/include -c $< -o $@
+
 EMBEDDED_LINK := $(SWIFT)c -emit-library -enable-experimental-feature Embedded -g -Xlinker --gc-sections
 
 PLUGIN_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,LV2Atoms.o TactusEngine.o TactusModel.o TactusLV2.o clv2-shim.c.o clv2-descriptor.c.o)
@@ -115,6 +123,19 @@ EDITOR_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,LV2Atoms.o TactusEngine.o TactusM
 $(EMBEDDED_DIR)/tactus_ui.so: $(EDITOR_OBJECTS) Sources/Formats/LV2/TactusUI/exports.map
 	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(EDITOR_OBJECTS) -lX11 -lcairo -lm \
 	    -Xlinker --version-script=Sources/Formats/LV2/TactusUI/exports.map -Xlinker -z -Xlinker defs
+
+# The CLAP plugin (issue 31, in progress): libc alone, exporting clap_entry.
+CLAP_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,TactusEngine.o TactusModel.o TactusCLAP.o cclap-entry.c.o)
+$(EMBEDDED_DIR)/tactus.clap: $(CLAP_OBJECTS) Sources/Formats/CLAP/TactusCLAP/exports.map
+	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(CLAP_OBJECTS) -Xlinker --version-script=Sources/Formats/CLAP/TactusCLAP/exports.map
+
+# Built, checked (libc alone, clap_entry alone) and loaded by make clap-test; not yet installed.
+clap: deps $(EMBEDDED_DIR)/tactus.clap
+	@deps=$$(ldd $(EMBEDDED_DIR)/tactus.clap | grep -v -e 'linux-vdso' -e 'libc.so' -e 'ld-linux' || true); \
+	    [ -z "$$deps" ] || { echo "tactus: tactus.clap needs more than libc: $$deps"; exit 1; }
+	@exports=$$(nm -D --defined-only $(EMBEDDED_DIR)/tactus.clap | awk '$$2 ~ /[A-Z]/ {print $$3}' | tr '\n' ' '); \
+	    [ "$$exports" = "clap_entry " ] || { echo "tactus: tactus.clap exports $$exports"; exit 1; }
+	@echo "tactus: built $(EMBEDDED_DIR)/tactus.clap (libc only, exports clap_entry only)"
 
 plugin: deps $(EMBEDDED_DIR)/tactus.so $(EMBEDDED_DIR)/tactus_ui.so
 	cp $(EMBEDDED_DIR)/tactus.so plugin.lv2/tactus.so
@@ -173,6 +194,12 @@ test-unit:
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --build-tests
 	$(BUILD_GATE) $(SWIFT) test -c $(CONFIG) --skip-build --disable-xctest
 
+# The CLAP plugin through the project's CLAP host, against tactus render (Tests/Formats/CLAP/clap-test).
+clap-test: clap
+	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus
+	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus-claphost
+	@BUILD=$(BUILD_DIR) CLAP=$(EMBEDDED_DIR)/tactus.clap Tests/Formats/CLAP/clap-test
+
 # The command line as a person meets it: messages, exit statuses, a full disk, the prompt.
 cli-test: tools deps-test
 	@BUILD=$(BUILD_DIR) Tests/CommandLine/cli-test
@@ -183,7 +210,7 @@ cli-test: tools deps-test
 # XCTest's "Executed 0 tests". A plain make does not (a newer compiler's
 # deprecation must not stop a user's build).
 test: BUILD_GATE := scripts/no-warnings
-test: deps deps-test nolocks-check plugin validate load-without-swift cli-without-swift test-unit cli-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
+test: deps deps-test nolocks-check plugin validate load-without-swift cli-without-swift test-unit cli-test clap-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
 # The engine's rule (docs/architecture.md): every public entry point of

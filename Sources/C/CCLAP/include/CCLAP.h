@@ -31,4 +31,26 @@
  * `static const` that Swift imports only as a variable): 2^31 a quarter note. */
 #define TACTUS_CLAP_BEATTIME_SHIFT 31
 
+/*
+ * The calls process() makes through the host's event lists. CLAP requires
+ * them to be realtime-safe (they are called from the audio thread by
+ * design); they are function pointers, which Swift's `@_noLocks` checker
+ * cannot see through, so these wrappers carry the attribute.
+ */
+#define TACTUS_CLAP_RT __attribute__((swift_attr("@_noLocks"))) static inline
+
+TACTUS_CLAP_RT uint32_t tactus_clap_input_size(const clap_input_events_t *list)
+{
+    return list && list->size ? list->size(list) : 0;
+}
+TACTUS_CLAP_RT const clap_event_header_t *tactus_clap_input_get(const clap_input_events_t *list, uint32_t index)
+{
+    return list->get ? list->get(list, index) : 0;
+}
+TACTUS_CLAP_RT bool tactus_clap_output_push(const clap_output_events_t *list, const clap_event_header_t *event)
+{
+    return list && list->try_push ? list->try_push(list, event) : false;
+}
+
+
 #endif

@@ -1,0 +1,20 @@
+/*
+ * The CLAP plugin's entry, factory, plugin table and note ports (entry.c),
+ * and the Swift glue's entry points they call (the @_cdecl functions in
+ * Sources/Formats/CLAP/TactusCLAP/Plugin.swift).
+ */
+#ifndef TACTUS_CCLAPENTRY_H
+#define TACTUS_CCLAPENTRY_H
+
+#include <CCLAP.h>
+
+#define TACTUS_CLAP_ID "org.tactus.sequencer"
+
+void *tactus_clap_new(const clap_host_t *host);
+void tactus_clap_free(void *instance);
+bool tactus_clap_activate(void *instance, double sample_rate, uint32_t min_frames, uint32_t max_frames);
+void tactus_clap_deactivate(void *instance);
+void tactus_clap_reset(void *instance);
+clap_process_status tactus_clap_process(void *instance, const clap_process_t *process);
+
+#endif

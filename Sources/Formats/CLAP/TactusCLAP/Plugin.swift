@@ -1,0 +1,96 @@
+import CCLAP
+import CCLAPEntry
+import TactusEngine
+import TactusModel
+
+// The CLAP entry points the C tables call (Sources/C/CCLAPEntry/entry.c): each
+// function of the plugin's lifetime, forwarding to the `CLAPPlugin` instance.
+// Public, so that Embedded Swift emits them although only C refers to them.
+//
+// Threads (CLAP's): create, destroy, activate and deactivate on the main
+// thread; reset and process on the audio thread, never at once with the first.
+
+/// One instance. The sequencer needs the sample rate, which CLAP gives at
+/// `activate`: it is made there (and remade when the rate changes), with the
+/// pattern the instance holds (the default one until state lands).
+struct CLAPPlugin {
+    /// The engine, nil until the first activation.
+    var sequencer: UnsafeMutablePointer<Sequencer>? = nil
+    var sampleRate: Double = 0
+
+    @_noLocks @inline(__always)
+    static func from(_ instance: UnsafeMutableRawPointer) -> UnsafeMutablePointer<CLAPPlugin> {
+        instance.assumingMemoryBound(to: CLAPPlugin.self)
+    }
+}
+
+enum CLAPLimits {
+    /// Events the engine's output holds in one block.
+    static var midiEvents: Int { 8192 }
+}
+
+@_cdecl("tactus_clap_new")
+public func clapNew(_ host: UnsafePointer<clap_host_t>?) -> UnsafeMutableRawPointer? {
+    let plugin = UnsafeMutablePointer<CLAPPlugin>.allocate(capacity: 1)
+    plugin.initialize(to: CLAPPlugin())
+    return UnsafeMutableRawPointer(plugin)
+}
+
+@_cdecl("tactus_clap_free")
+public func clapFree(_ instance: UnsafeMutableRawPointer?) {
+    guard let instance else { return }
+    let plugin = CLAPPlugin.from(instance)
+    if let sequencer = plugin.pointee.sequencer {
+        sequencer.deinitialize(count: 1)  // the sequencer frees every snapshot it holds
+        sequencer.deallocate()
+    }
+    plugin.deinitialize(count: 1)
+    plugin.deallocate()
+}
+
+/// Main thread: makes the sequencer for this rate (the first time, or at a new
+/// rate), then resets it as LV2's activate does: what sounded before ends at the
+/// first frame of the next block, the transport is forgotten (reading (e)).
+@_cdecl("tactus_clap_activate")
+public func clapActivate(_ instance: UnsafeMutableRawPointer?, _ sampleRate: Double, _ minFrames: UInt32, _ maxFrames: UInt32) -> Bool {
+    guard let instance, sampleRate.isFinite, sampleRate > 0 else { return false }
+    let plugin = CLAPPlugin.from(instance)
+    if plugin.pointee.sequencer == nil || plugin.pointee.sampleRate != sampleRate {
+        if let old = plugin.pointee.sequencer {
+            old.deinitialize(count: 1)
+            old.deallocate()
+        }
+        // The built-in pattern always parses (a test checks it); activate is not realtime.
+        let text = DefaultPattern.bytes
+        var first: PatternSnapshot? = nil
+        if let pattern = try? PatternParser.parse(bytes: text) { first = PatternSnapshot.make(pattern, text: text, source: nil) }
+        let sequencer = UnsafeMutablePointer<Sequencer>.allocate(capacity: 1)
+        sequencer.initialize(to: Sequencer(sampleRate: sampleRate, eventCapacity: CLAPLimits.midiEvents, pattern: first))
+        plugin.pointee.sequencer = sequencer
+        plugin.pointee.sampleRate = sampleRate
+    }
+    plugin.pointee.sequencer!.pointee.activate()
+    return true
+}
+
+@_cdecl("tactus_clap_deactivate")
+public func clapDeactivate(_ instance: UnsafeMutableRawPointer?) {
+    // Nothing to do: no process() comes until activate, which resets.
+}
+
+/// Audio thread: as a deactivation and activation (CLAP: "clears all buffers,
+/// performs a full reset of the processing state").
+@_cdecl("tactus_clap_reset") @_noLocks
+public func clapReset(_ instance: UnsafeMutableRawPointer?) {
+    guard let instance, let sequencer = CLAPPlugin.from(instance).pointee.sequencer else { return }
+    sequencer.pointee.activate()
+}
+
+@_cdecl("tactus_clap_process") @_noLocks
+public func clapProcess(_ instance: UnsafeMutableRawPointer?, _ process: UnsafePointer<clap_process_t>?) -> clap_process_status {
+    guard let instance, let process, let sequencer = CLAPPlugin.from(instance).pointee.sequencer else {
+        return clap_process_status(CLAP_PROCESS_ERROR)
+    }
+    CLAPProcess.run(sequencer, process)
+    return clap_process_status(CLAP_PROCESS_CONTINUE)
+}

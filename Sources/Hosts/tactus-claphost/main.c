@@ -1,0 +1,168 @@
+/*
+ * tactus-claphost: the project's CLAP test host (issue 31, in progress).
+ * Loads a .clap file with dlopen, checks what it declares (one plugin,
+ * org.tactus.sequencer, features note-effect and utility, one MIDI-dialect
+ * note port each way), activates it and runs it block by block while a host
+ * transport plays from the top at a steady tempo and meter, given in
+ * process->transport at every block (as every CLAP host does). Prints the
+ * MIDI it sends as an event log (docs/event-log.md), to compare with
+ * `tactus render` of the same transport.
+ *
+ * Usage: tactus-claphost PLUGIN.clap --frames N [--rate R] [--block B]
+ *                        [--tempo T] [--meter N] [--unit D]
+ * T is in beats of the meter's unit (as a transport script's tempo), D the
+ * unit (4: quarter notes, 8: eighths); CLAP gets T x 4 / D quarter notes a
+ * minute and a D-denominator time signature. Whole numbers only, so that
+ * the host's fixed point positions are computed exactly.
+ */
+#include <CCLAP.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(const char *message)
+{
+    fprintf(stderr, "tactus-claphost: %s\n", message);
+    return 1;
+}
+
+/* The output list: prints each MIDI event at its absolute frame. */
+typedef struct {
+    long long block_start;
+    int bad_events;
+} output_state;
+
+static bool output_push(const clap_output_events_t *list, const clap_event_header_t *event)
+{
+    output_state *state = list->ctx;
+    if (event->space_id != CLAP_CORE_EVENT_SPACE_ID || event->type != CLAP_EVENT_MIDI ||
+        event->size < sizeof(clap_event_midi_t)) {
+        state->bad_events++;
+        return false;
+    }
+    const clap_event_midi_t *midi = (const clap_event_midi_t *)event;
+    printf("%lld %02x %02x %02x\n", state->block_start + event->time, midi->data[0], midi->data[1], midi->data[2]);
+    return true;
+}
+
+static uint32_t input_size(const clap_input_events_t *list)
+{
+    (void)list;
+    return 0;
+}
+
+static const clap_event_header_t *input_get(const clap_input_events_t *list, uint32_t index)
+{
+    (void)list;
+    (void)index;
+    return NULL;
+}
+
+static const void *host_get_extension(const clap_host_t *host, const char *id)
+{
+    (void)host;
+    (void)id;
+    return NULL;
+}
+static void host_request(const clap_host_t *host) { (void)host; }
+
+static const clap_host_t host = {
+    .clap_version = CLAP_VERSION_INIT,
+    .name = "tactus-claphost",
+    .vendor = "Tactus",
+    .url = "",
+    .version = "",
+    .get_extension = host_get_extension,
+    .request_restart = host_request,
+    .request_process = host_request,
+    .request_callback = host_request,
+};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return fail("usage: tactus-claphost PLUGIN.clap --frames N [--rate R] [--block B] [--tempo T] [--meter N] [--unit D]");
+    long long frames = 0, rate = 48000, block = 256, tempo = 120, meter = 4, unit = 4;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        long long value = atoll(argv[i + 1]);
+        if (strcmp(argv[i], "--frames") == 0) frames = value;
+        else if (strcmp(argv[i], "--rate") == 0) rate = value;
+        else if (strcmp(argv[i], "--block") == 0) block = value;
+        else if (strcmp(argv[i], "--tempo") == 0) tempo = value;
+        else if (strcmp(argv[i], "--meter") == 0) meter = value;
+        else if (strcmp(argv[i], "--unit") == 0) unit = value;
+        else return fail("unknown option");
+    }
+    if (frames <= 0 || rate <= 0 || block <= 0 || tempo <= 0 || meter <= 0 || meter > 65535 || unit <= 0 ||
+        (unit & (unit - 1)) != 0 || unit > 32)
+        return fail("bad option value (unit: a power of two up to 32)");
+
+    void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!library) return fail(dlerror());
+    const clap_plugin_entry_t *entry = dlsym(library, "clap_entry");
+    if (!entry) return fail("no clap_entry");
+    if (!clap_version_is_compatible(entry->clap_version)) return fail("incompatible CLAP version");
+    if (!entry->init(argv[1])) return fail("clap_entry.init failed");
+    const clap_plugin_factory_t *factory = entry->get_factory(CLAP_PLUGIN_FACTORY_ID);
+    if (!factory) return fail("no plugin factory");
+    if (factory->get_plugin_count(factory) != 1) return fail("the factory does not hold exactly one plugin");
+    const clap_plugin_descriptor_t *descriptor = factory->get_plugin_descriptor(factory, 0);
+    if (!descriptor || strcmp(descriptor->id, "org.tactus.sequencer") != 0) return fail("the plugin is not org.tactus.sequencer");
+    int note_effect = 0, utility = 0;
+    for (const char *const *feature = descriptor->features; feature && *feature; feature++) {
+        note_effect |= strcmp(*feature, CLAP_PLUGIN_FEATURE_NOTE_EFFECT) == 0;
+        utility |= strcmp(*feature, CLAP_PLUGIN_FEATURE_UTILITY) == 0;
+    }
+    if (!note_effect || !utility) return fail("features lack note-effect or utility");
+
+    const clap_plugin_t *plugin = factory->create_plugin(factory, &host, descriptor->id);
+    if (!plugin || !plugin->init(plugin)) return fail("create_plugin or init failed");
+    const clap_plugin_note_ports_t *ports = plugin->get_extension(plugin, CLAP_EXT_NOTE_PORTS);
+    if (!ports) return fail("no note ports extension");
+    for (int is_input = 0; is_input < 2; is_input++) {
+        clap_note_port_info_t info;
+        if (ports->count(plugin, is_input) != 1 || !ports->get(plugin, 0, is_input, &info)) return fail("not one note port each way");
+        if (info.supported_dialects != CLAP_NOTE_DIALECT_MIDI || info.preferred_dialect != CLAP_NOTE_DIALECT_MIDI)
+            return fail("a note port is not MIDI dialect only");
+    }
+    if (!plugin->activate(plugin, (double)rate, 1, (uint32_t)block) || !plugin->start_processing(plugin))
+        return fail("activate or start_processing failed");
+
+    output_state state = {0, 0};
+    const clap_input_events_t input = {NULL, input_size, input_get};
+    const clap_output_events_t output = {&state, output_push};
+    /* Fixed point arithmetic, exact: the position at frame f is
+     * f x tempo x 4 / unit quarter notes a minute / (60 rate), times 2^31. */
+    const __int128 bar_length = (__int128)meter * 4 * CLAP_BEATTIME_FACTOR / unit;
+    printf("# tactus event log: FRAME then MIDI bytes in hex\n");
+    for (long long start = 0; start < frames; start += block) {
+        uint32_t count = (uint32_t)(frames - start < block ? frames - start : block);
+        __int128 position = (__int128)start * tempo * 4 * CLAP_BEATTIME_FACTOR / (60 * rate * unit);
+        clap_event_transport_t transport = {
+            .header = {sizeof transport, 0, CLAP_CORE_EVENT_SPACE_ID, CLAP_EVENT_TRANSPORT, 0},
+            .flags = CLAP_TRANSPORT_HAS_TEMPO | CLAP_TRANSPORT_HAS_BEATS_TIMELINE | CLAP_TRANSPORT_HAS_TIME_SIGNATURE |
+                     CLAP_TRANSPORT_IS_PLAYING,
+            .song_pos_beats = (clap_beattime)position,
+            .tempo = (double)tempo * 4 / (double)unit,
+            .bar_number = (int32_t)(position / bar_length),
+            .bar_start = (clap_beattime)(position / bar_length * bar_length),
+            .tsig_num = (uint16_t)meter,
+            .tsig_denom = (uint16_t)unit,
+        };
+        clap_process_t process = {
+            .steady_time = start,
+            .frames_count = count,
+            .transport = &transport,
+            .in_events = &input,
+            .out_events = &output,
+        };
+        state.block_start = start;
+        if (plugin->process(plugin, &process) != CLAP_PROCESS_CONTINUE) return fail("process did not continue");
+    }
+    plugin->stop_processing(plugin);
+    plugin->deactivate(plugin);
+    plugin->destroy(plugin);
+    entry->deinit();
+    if (state.bad_events) return fail("the plugin sent events other than CLAP_EVENT_MIDI");
+    return 0;
+}
