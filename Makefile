@@ -198,6 +198,7 @@ test-unit:
 clap-test: clap
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus-claphost
+	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product TactusRTCheck
 	@BUILD=$(BUILD_DIR) CLAP=$(EMBEDDED_DIR)/tactus.clap Tests/Formats/CLAP/clap-test
 
 # The command line as a person meets it: messages, exit statuses, a full disk, the prompt.

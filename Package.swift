@@ -155,7 +155,7 @@ let package = Package(
         // runs blocks under a steady host transport and prints the event log (make clap-test).
         // libm: the Embedded plugin takes ceil from the host process, as the LV2 plugin does.
         .executableTarget(
-            name: "tactus-claphost", dependencies: ["CCLAP"], path: "Sources/Hosts/tactus-claphost",
+            name: "tactus-claphost", dependencies: ["CCLAP", "CRTCheckHooks"], path: "Sources/Hosts/tactus-claphost",
             linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("m")]),
         // The realtime check: an interposer preloaded into a host, counting allocator
         // and lock calls between the hooks the hosts call around audio-thread work.

@@ -9,13 +9,16 @@
  * `tactus render` of the same transport.
  *
  * Usage: tactus-claphost PLUGIN.clap --frames N [--rate R] [--block B]
- *                        [--tempo T] [--meter N] [--unit D]
+ *                        [--tempo T] [--meter N] [--unit D] [--rtcheck 1]
  * T is in beats of the meter's unit (as a transport script's tempo), D the
  * unit (4: quarter notes, 8: eighths); CLAP gets T x 4 / D quarter notes a
  * minute and a D-denominator time signature. Whole numbers only, so that
- * the host's fixed point positions are computed exactly.
+ * the host's fixed point positions are computed exactly. With --rtcheck 1
+ * (and libTactusRTCheck.so preloaded), allocator and lock calls inside
+ * process() are counted; any is an error.
  */
 #include <CCLAP.h>
+#include <CRTCheckHooks.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,7 +85,7 @@ static const clap_host_t host = {
 int main(int argc, char **argv)
 {
     if (argc < 2) return fail("usage: tactus-claphost PLUGIN.clap --frames N [--rate R] [--block B] [--tempo T] [--meter N] [--unit D]");
-    long long frames = 0, rate = 48000, block = 256, tempo = 120, meter = 4, unit = 4;
+    long long frames = 0, rate = 48000, block = 256, tempo = 120, meter = 4, unit = 4, rtcheck = 0;
     for (int i = 2; i + 1 < argc; i += 2) {
         long long value = atoll(argv[i + 1]);
         if (strcmp(argv[i], "--frames") == 0) frames = value;
@@ -91,11 +94,14 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--tempo") == 0) tempo = value;
         else if (strcmp(argv[i], "--meter") == 0) meter = value;
         else if (strcmp(argv[i], "--unit") == 0) unit = value;
+        else if (strcmp(argv[i], "--rtcheck") == 0) rtcheck = value;
         else return fail("unknown option");
     }
     if (frames <= 0 || rate <= 0 || block <= 0 || tempo <= 0 || meter <= 0 || meter > 65535 || unit <= 0 ||
         (unit & (unit - 1)) != 0 || unit > 32)
         return fail("bad option value (unit: a power of two up to 32)");
+
+    if (rtcheck && !tactus_rtcheck_hooks_init()) return fail("--rtcheck needs the interposer: LD_PRELOAD=.../libTactusRTCheck.so");
 
     void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!library) return fail(dlerror());
@@ -157,12 +163,23 @@ int main(int argc, char **argv)
             .out_events = &output,
         };
         state.block_start = start;
-        if (plugin->process(plugin, &process) != CLAP_PROCESS_CONTINUE) return fail("process did not continue");
+        if (rtcheck) tactus_rtcheck_hooks_begin();
+        clap_process_status status = plugin->process(plugin, &process);
+        if (rtcheck) tactus_rtcheck_hooks_end();
+        if (status != CLAP_PROCESS_CONTINUE) return fail("process did not continue");
     }
     plugin->stop_processing(plugin);
     plugin->deactivate(plugin);
     plugin->destroy(plugin);
     entry->deinit();
     if (state.bad_events) return fail("the plugin sent events other than CLAP_EVENT_MIDI");
+    if (rtcheck) {
+        long allocations = tactus_rtcheck_hooks_allocations(), locks = tactus_rtcheck_hooks_locks();
+        fprintf(stderr, "tactus-claphost: inside process(): %ld allocator calls, %ld lock calls\n", allocations, locks);
+        if (allocations || locks) {
+            fprintf(stderr, "tactus-claphost: the first: %s in %s\n", tactus_rtcheck_hooks_first(), tactus_rtcheck_hooks_first_caller());
+            return 1;
+        }
+    }
     return 0;
 }
