@@ -43,6 +43,16 @@ public struct RenderStatistics: Sendable, BitwiseCopyable, Equatable {
 
 /// How MIDI on the control input is read (timing contract §5).
 public enum MIDIInput {
+    /// What a message on the control input did (`Sequencer.receiveMIDI`).
+    public enum Effect: Sendable, BitwiseCopyable, Equatable {
+        /// Nothing the sequencer acts on (passed on only with thru).
+        case none
+        /// CC 123 or CC 120: every sounding note ended (§5).
+        case allNotesOff
+        /// A key-follow note-on or CC 121 (§7.5).
+        case follow
+    }
+
     /// True for control change 123 (all notes off) or 120 (all sound off), any channel.
     @_noLocks
     public static func isAllNotesOff(status: UInt8, data1: UInt8) -> Bool {

@@ -4,8 +4,9 @@
 /// pattern snapshots (`SnapshotExchange`) and the slot for a pattern prepared
 /// by a worker, and keeps what the control side is owed as a set. A format
 /// wrapper (the LV2 `run()`, the JACK process callback) only translates: it
-/// calls `beginBlock`, then `apply(_:atOffset:)` / `allNotesOff(atOffset:)`
-/// for its input in time order, then `endBlock` and writes `events` to its
+/// calls `beginBlock`, then `apply(_:atOffset:)` for each position report and
+/// `receiveMIDI(_:thru:atOffset:)` for each MIDI message of its input, in
+/// time order, then `endBlock` and writes `events` to its
 /// port, then sends what `takeOwed()` returns. DPF's split: this type knows
 /// nothing of LV2, JACK or files.
 ///
@@ -144,6 +145,31 @@ public struct Sequencer: ~Copyable {
     @_noLocks
     public mutating func passThrough(status: UInt8, data1: UInt8, data2: UInt8, atOffset offset: Int) {
         renderer.passThrough(status: status, data1: data1, data2: data2, atOffset: offset, output: &output)
+    }
+
+    /// A MIDI message on the control input, read the one way every format
+    /// reads it (§5, §7.5): CC 123 or CC 120 ends every sounding note at
+    /// `offset`; a note-on (velocity > 0) or CC 121 acts on the lanes that
+    /// follow the key; with `thru`, a note-on or note-off is also passed on
+    /// (§7.5 MIDI thru). `message` is the message's bytes as the host gave
+    /// them: one too short for its kind is passed over. Renders up to `offset`
+    /// first. Returns what the message did (a JACK journal records it).
+    @_noLocks @discardableResult
+    public mutating func receiveMIDI(_ message: UnsafeRawBufferPointer, thru: Bool = false, atOffset offset: Int) -> MIDIInput.Effect {
+        guard message.count >= 2 else { return .none }
+        let status = message[0], data1 = message[1]
+        var effect = MIDIInput.Effect.none
+        if MIDIInput.isAllNotesOff(status: status, data1: data1) {
+            allNotesOff(atOffset: offset)
+            effect = .allNotesOff
+        } else if message.count >= 3, let follow = MIDIInput.followEvent(status: status, data1: data1, data2: message[2]) {
+            apply(follow, atOffset: offset)
+            effect = .follow
+        }
+        if thru, message.count >= 3, status & 0xE0 == 0x80 {  // note-off (8n) or note-on (9n)
+            passThrough(status: status, data1: data1, data2: message[2], atOffset: offset)
+        }
+        return effect
     }
 
     /// §8.1: the editor auditions `key` (0-127) at `velocity` (1-127) on

@@ -121,11 +121,7 @@ public struct OfflineRender {
                         apply(p.update, atOffset: input.offset)
                     case .midi(let bytes):
                         observer?(start + Int64(input.offset), .midi(bytes))
-                        if bytes.count >= 2, MIDIInput.isAllNotesOff(status: bytes[0], data1: bytes[1]) {
-                            sequencer.allNotesOff(atOffset: input.offset)
-                        } else if bytes.count >= 3, let follow = MIDIInput.followEvent(status: bytes[0], data1: bytes[1], data2: bytes[2]) {
-                            sequencer.apply(follow, atOffset: input.offset)
-                        }
+                        bytes.withUnsafeBytes { _ = sequencer.receiveMIDI($0, atOffset: input.offset) }
                     case .pattern(let path), .patternFile(let path), .editorEdit(let path):
                         // (An editor's edit is rendered as a text edit: what the editor
                         // sends is made to install the same text, timing aside.)

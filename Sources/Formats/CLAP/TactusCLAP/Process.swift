@@ -53,12 +53,8 @@ enum CLAPProcess {
         case CLAP_EVENT_TRANSPORT where Int(header.size) >= MemoryLayout<clap_event_transport_t>.size:
             _ = sequencer.pointee.apply(TransportReading.update(raw.load(as: clap_event_transport_t.self)), atOffset: offset)
         case CLAP_EVENT_MIDI where Int(header.size) >= MemoryLayout<clap_event_midi_t>.size:
-            let data = raw.load(as: clap_event_midi_t.self).data
-            if MIDIInput.isAllNotesOff(status: data.0, data1: data.1) {
-                sequencer.pointee.allNotesOff(atOffset: offset)
-            } else if let follow = MIDIInput.followEvent(status: data.0, data1: data.1, data2: data.2) {
-                sequencer.pointee.apply(follow, atOffset: offset)
-            }
+            // §5, §7.5: the engine's one reading of MIDI input (no thru: no CLAP parameter for it yet).
+            withUnsafeBytes(of: raw.load(as: clap_event_midi_t.self).data) { _ = sequencer.pointee.receiveMIDI($0, atOffset: offset) }
         default:
             break
         }

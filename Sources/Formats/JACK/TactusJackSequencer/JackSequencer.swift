@@ -174,14 +174,15 @@ enum JackSequencerProcess {
     /// on the lanes that follow the key (§7.5); anything else is ignored.
     @_noLocks
     static func control(_ c: ProcessContext, frame: Int64, offset: Int, status: UInt8, data1: UInt8, data2: UInt8) {
-        if let follow = MIDIInput.followEvent(status: status, data1: data1, data2: data2) {
-            c.sequencer.pointee.apply(follow, atOffset: offset)
+        let effect = withUnsafeBytes(of: (status, data1, data2)) { c.sequencer.pointee.receiveMIDI($0, atOffset: offset) }
+        switch effect {
+        case .follow:
             journal(c, JournalEntry(kind: .followInput, frame: frame &+ Int64(offset), status: status, data1: data1, data2: data2))
-            return
+        case .allNotesOff:
+            journal(c, JournalEntry(kind: .allNotesOff, frame: frame &+ Int64(offset), status: status, data1: data1))
+        case .none:
+            break
         }
-        guard MIDIInput.isAllNotesOff(status: status, data1: data1) else { return }
-        c.sequencer.pointee.allNotesOff(atOffset: offset)
-        journal(c, JournalEntry(kind: .allNotesOff, frame: frame &+ Int64(offset), status: status, data1: data1))
     }
 
     /// What one 3-byte event costs in a JACK MIDI buffer, at most (JACK2

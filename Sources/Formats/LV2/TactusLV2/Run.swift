@@ -54,27 +54,9 @@ extension Plugin {
         while let event = input.next() {
             let offset = event.frames < 0 ? 0 : (event.frames > Int64(frameCount) ? frameCount : Int(event.frames))
             if event.atom.type == u.pointee.midiEvent {
-                if event.atom.size >= 2,
-                    MIDIInput.isAllNotesOff(
-                        status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self))
-                {
-                    a.pointee.sequencer.allNotesOff(atOffset: offset)
-                } else if event.atom.size >= 3,
-                    let follow = MIDIInput.followEvent(
-                        status: event.atom.body.load(as: UInt8.self), data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self),
-                        data2: event.atom.body.load(fromByteOffset: 2, as: UInt8.self))
-                {
-                    // §7.5: a key for the lanes that follow it (consumed, not passed on unless thru is on).
-                    a.pointee.sequencer.apply(follow, atOffset: offset)
-                }
-                if thru, event.atom.size >= 3 {
-                    let status = event.atom.body.load(as: UInt8.self)
-                    if status & 0xE0 == 0x80 {  // note-off (8n) or note-on (9n)
-                        a.pointee.sequencer.passThrough(
-                            status: status, data1: event.atom.body.load(fromByteOffset: 1, as: UInt8.self),
-                            data2: event.atom.body.load(fromByteOffset: 2, as: UInt8.self), atOffset: offset)
-                    }
-                }
+                // §5, §7.5: all notes off, key-follow, thru (one reading for every format).
+                a.pointee.sequencer.receiveMIDI(
+                    UnsafeRawBufferPointer(start: event.atom.body, count: Int(event.atom.size)), thru: thru, atOffset: offset)
             } else if var object = AtomObjectReader(event.atom, uris: u.pointee) {
                 if object.objectType == u.pointee.timePosition {
                     a.pointee.sequencer.apply(PositionReading.update(&object, uris: u), atOffset: offset)
