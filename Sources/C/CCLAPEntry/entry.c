@@ -1,6 +1,6 @@
 /*
  * The CLAP plugin's entry (clap_entry, the library's one export), its
- * factory, the plugin table and the note ports extension: constant tables,
+ * factory, the plugin table and the note ports and state extensions: constant tables,
  * as in any CLAP plugin written in C, pointing at the Swift glue. C for the
  * reason the LV2 descriptor is (Sources/C/CLV2Descriptor/descriptor.c): a
  * host may call the factory and get_extension from several threads at once,
@@ -12,6 +12,7 @@
  * into a MIDI byte, so notes in CLAP's dialect would arrive silent (issue 31).
  */
 #include <CCLAPEntry.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,33 @@ static bool note_ports_get(const clap_plugin_t *plugin, uint32_t index, bool is_
 
 static const clap_plugin_note_ports_t note_ports = {note_ports_count, note_ports_get};
 
+/* --- state: the same text and file as the LV2 state (Sources/Formats/CLAP/TactusCLAP/State.swift) --- */
+
+static bool state_save(const clap_plugin_t *plugin, const clap_ostream_t *stream)
+{
+    return tactus_clap_state_save(plugin->plugin_data, stream);
+}
+
+static bool state_load(const clap_plugin_t *plugin, const clap_istream_t *stream)
+{
+    return tactus_clap_state_load(plugin->plugin_data, stream);
+}
+
+static const clap_plugin_state_t state = {state_save, state_load};
+
+/* --- the host's log ------------------------------------------------------------------ */
+
+typedef struct {
+    void (*log)(const clap_host_t *host, int32_t severity, const char *message);
+} tactus_clap_host_log_t;
+
+void tactus_clap_log(const clap_host_t *host, int32_t severity, const char *message)
+{
+    const tactus_clap_host_log_t *log = host && host->get_extension ? host->get_extension(host, "clap.log") : NULL;
+    if (log && log->log) log->log(host, severity, message);
+    else fprintf(stderr, "tactus: %s\n", message);
+}
+
 /* --- the plugin ---------------------------------------------------------------------- */
 
 static bool plugin_init(const clap_plugin_t *plugin)
@@ -94,6 +122,7 @@ static const void *plugin_get_extension(const clap_plugin_t *plugin, const char 
 {
     (void)plugin;
     if (id && strcmp(id, CLAP_EXT_NOTE_PORTS) == 0) return &note_ports;
+    if (id && strcmp(id, CLAP_EXT_STATE) == 0) return &state;
     return NULL;
 }
 

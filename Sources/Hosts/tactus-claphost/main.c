@@ -16,6 +16,15 @@
  * the host's fixed point positions are computed exactly. With --rtcheck 1
  * (and libTactusRTCheck.so preloaded), allocator and lock calls inside
  * process() are counted; any is an error.
+ *
+ * State (the state extension): with --state FILE, a first instance loads
+ * FILE's bytes as its state and saves its state (to --save-to OUT too, if
+ * given); it is destroyed, and the instance that plays, a fresh one, loads
+ * what was saved: before activate with --load-when before, after activate
+ * and before the first block (through the engine's hand-over) with
+ * --load-when active (the default). With --bad-state FILE, the playing
+ * instance is then asked to load FILE too, which it must refuse (load returns
+ * false), and it plays on what it had.
  */
 #include <CCLAP.h>
 #include <CRTCheckHooks.h>
@@ -62,11 +71,79 @@ static const clap_event_header_t *input_get(const clap_input_events_t *list, uin
     return NULL;
 }
 
+/* Streams over memory, in pieces of at most 1000 bytes (hosts may read and write in pieces). */
+typedef struct {
+    unsigned char *bytes;
+    size_t count, capacity, at;
+} memory_stream;
+
+static int64_t stream_read(const clap_istream_t *stream, void *buffer, uint64_t size)
+{
+    memory_stream *m = stream->ctx;
+    size_t n = m->count - m->at;
+    if (n > size) n = size;
+    if (n > 1000) n = 1000;
+    memcpy(buffer, m->bytes + m->at, n);
+    m->at += n;
+    return (int64_t)n;
+}
+
+static int64_t stream_write(const clap_ostream_t *stream, const void *buffer, uint64_t size)
+{
+    memory_stream *m = stream->ctx;
+    size_t n = size > 1000 ? 1000 : size;
+    if (m->count + n > m->capacity) {
+        size_t capacity = (m->count + n) * 2;
+        unsigned char *grown = realloc(m->bytes, capacity);
+        if (!grown) return -1;
+        m->bytes = grown;
+        m->capacity = capacity;
+    }
+    memcpy(m->bytes + m->count, buffer, n);
+    m->count += n;
+    return (int64_t)n;
+}
+
+static int read_file(const char *path, memory_stream *m)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    memset(m, 0, sizeof *m);
+    unsigned char chunk[4096];
+    size_t n;
+    const clap_ostream_t out = {m, stream_write};
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        for (size_t done = 0; done < n;) done += (size_t)stream_write(&out, chunk + done, n - done);
+    fclose(f);
+    return 1;
+}
+
+/* Loads the bytes of m into plugin through its state extension. */
+static bool load_state(const clap_plugin_t *plugin, memory_stream *m)
+{
+    const clap_plugin_state_t *state = plugin->get_extension(plugin, CLAP_EXT_STATE);
+    if (!state) return false;
+    m->at = 0;
+    const clap_istream_t in = {m, stream_read};
+    return state->load(plugin, &in);
+}
+
+static int log_lines = 0;
+static void host_log(const clap_host_t *host, int32_t severity, const char *message)
+{
+    (void)host;
+    log_lines++;
+    fprintf(stderr, "tactus-claphost: plugin log (%d): %s\n", severity, message);
+}
+
+static const struct {
+    void (*log)(const clap_host_t *host, int32_t severity, const char *message);
+} host_log_extension = {host_log};
+
 static const void *host_get_extension(const clap_host_t *host, const char *id)
 {
     (void)host;
-    (void)id;
-    return NULL;
+    return id && strcmp(id, "clap.log") == 0 ? &host_log_extension : NULL;
 }
 static void host_request(const clap_host_t *host) { (void)host; }
 
@@ -86,9 +163,18 @@ int main(int argc, char **argv)
 {
     if (argc < 2) return fail("usage: tactus-claphost PLUGIN.clap --frames N [--rate R] [--block B] [--tempo T] [--meter N] [--unit D]");
     long long frames = 0, rate = 48000, block = 256, tempo = 120, meter = 4, unit = 4, rtcheck = 0;
+    const char *state_path = NULL, *save_path = NULL, *bad_state_path = NULL;
+    int load_before = 0;
     for (int i = 2; i + 1 < argc; i += 2) {
         long long value = atoll(argv[i + 1]);
-        if (strcmp(argv[i], "--frames") == 0) frames = value;
+        if (strcmp(argv[i], "--state") == 0) state_path = argv[i + 1];
+        else if (strcmp(argv[i], "--save-to") == 0) save_path = argv[i + 1];
+        else if (strcmp(argv[i], "--bad-state") == 0) bad_state_path = argv[i + 1];
+        else if (strcmp(argv[i], "--load-when") == 0) {
+            if (strcmp(argv[i + 1], "before") == 0) load_before = 1;
+            else if (strcmp(argv[i + 1], "active") != 0) return fail("--load-when takes before or active");
+        }
+        else if (strcmp(argv[i], "--frames") == 0) frames = value;
         else if (strcmp(argv[i], "--rate") == 0) rate = value;
         else if (strcmp(argv[i], "--block") == 0) block = value;
         else if (strcmp(argv[i], "--tempo") == 0) tempo = value;
@@ -121,6 +207,28 @@ int main(int argc, char **argv)
     }
     if (!note_effect || !utility) return fail("features lack note-effect or utility");
 
+    /* The state: loaded into a first instance, saved, that instance destroyed. */
+    memory_stream saved = {0};
+    if (state_path) {
+        memory_stream given;
+        if (!read_file(state_path, &given)) return fail("cannot read the --state file");
+        const clap_plugin_t *first = factory->create_plugin(factory, &host, descriptor->id);
+        if (!first || !first->init(first)) return fail("create_plugin or init failed");
+        const clap_plugin_state_t *state = first->get_extension(first, CLAP_EXT_STATE);
+        if (!state) return fail("no state extension");
+        if (!load_state(first, &given)) return fail("the plugin refused the --state file");
+        const clap_ostream_t out = {&saved, stream_write};
+        if (!state->save(first, &out)) return fail("the plugin could not save its state");
+        first->destroy(first);
+        free(given.bytes);
+        if (save_path) {
+            FILE *f = fopen(save_path, "wb");
+            if (!f || fwrite(saved.bytes, 1, saved.count, f) != saved.count || fclose(f) != 0) return fail("cannot write --save-to");
+        }
+    }
+    memory_stream bad = {0};
+    if (bad_state_path && !read_file(bad_state_path, &bad)) return fail("cannot read the --bad-state file");
+
     const clap_plugin_t *plugin = factory->create_plugin(factory, &host, descriptor->id);
     if (!plugin || !plugin->init(plugin)) return fail("create_plugin or init failed");
     const clap_plugin_note_ports_t *ports = plugin->get_extension(plugin, CLAP_EXT_NOTE_PORTS);
@@ -131,8 +239,17 @@ int main(int argc, char **argv)
         if (info.supported_dialects != CLAP_NOTE_DIALECT_MIDI || info.preferred_dialect != CLAP_NOTE_DIALECT_MIDI)
             return fail("a note port is not MIDI dialect only");
     }
+    if (state_path && load_before && !load_state(plugin, &saved)) return fail("a fresh instance refused the saved state");
     if (!plugin->activate(plugin, (double)rate, 1, (uint32_t)block) || !plugin->start_processing(plugin))
         return fail("activate or start_processing failed");
+    if (state_path && !load_before && !load_state(plugin, &saved)) return fail("an active instance refused the saved state");
+    if (bad_state_path) {
+        int lines = log_lines;
+        if (load_state(plugin, &bad)) return fail("the plugin took the --bad-state file");
+        if (log_lines == lines) return fail("the plugin refused the --bad-state file without telling the host's log");
+    }
+    free(saved.bytes);
+    free(bad.bytes);
 
     output_state state = {0, 0};
     const clap_input_events_t input = {NULL, input_size, input_get};

@@ -16,5 +16,13 @@ bool tactus_clap_activate(void *instance, double sample_rate, uint32_t min_frame
 void tactus_clap_deactivate(void *instance);
 void tactus_clap_reset(void *instance);
 clap_process_status tactus_clap_process(void *instance, const clap_process_t *process);
+bool tactus_clap_state_save(void *instance, const clap_ostream_t *stream);
+bool tactus_clap_state_load(void *instance, const clap_istream_t *stream);
+
+/* The host's log extension (CLAP 1.1's ext/log.h, which Debian's dpf-source
+ * lacks: declared from the published ABI). Severity 3 is CLAP_LOG_ERROR. */
+#define TACTUS_CLAP_LOG_ERROR 3
+/* Writes message to the host's log, or to stderr when the host has no log. Main thread. */
+void tactus_clap_log(const clap_host_t *host, int32_t severity, const char *message);
 
 #endif

@@ -17,6 +17,23 @@ struct CLAPPlugin {
     /// The engine, nil until the first activation.
     var sequencer: UnsafeMutablePointer<Sequencer>? = nil
     var sampleRate: Double = 0
+    /// The host, for its log (main thread).
+    let host: UnsafePointer<clap_host_t>?
+    /// The pattern text in use or handed over last, and the file it came
+    /// from: what the state saves, and what `activate` plays (main thread).
+    var text: [UInt8] = DefaultPattern.bytes
+    var source: [UInt8]? = nil
+
+    init(host: UnsafePointer<clap_host_t>?) { self.host = host }
+
+    /// A message for the host's log (CLAP's log extension), if it has one.
+    func log(_ severity: Int32, _ message: String) {
+        var bytes = Array(message.utf8)
+        bytes.append(0)
+        bytes.withUnsafeBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { tactus_clap_log(host, severity, $0) }
+        }
+    }
 
     @_noLocks @inline(__always)
     static func from(_ instance: UnsafeMutableRawPointer) -> UnsafeMutablePointer<CLAPPlugin> {
@@ -32,7 +49,7 @@ enum CLAPLimits {
 @_cdecl("tactus_clap_new")
 public func clapNew(_ host: UnsafePointer<clap_host_t>?) -> UnsafeMutableRawPointer? {
     let plugin = UnsafeMutablePointer<CLAPPlugin>.allocate(capacity: 1)
-    plugin.initialize(to: CLAPPlugin())
+    plugin.initialize(to: CLAPPlugin(host: host))
     return UnsafeMutableRawPointer(plugin)
 }
 
@@ -60,10 +77,13 @@ public func clapActivate(_ instance: UnsafeMutableRawPointer?, _ sampleRate: Dou
             old.deinitialize(count: 1)
             old.deallocate()
         }
-        // The built-in pattern always parses (a test checks it); activate is not realtime.
-        let text = DefaultPattern.bytes
+        // The built-in pattern, or the one a state load accepted: it parses (it did
+        // when accepted; a test checks the built-in one); activate is not realtime.
+        let text = plugin.pointee.text
         var first: PatternSnapshot? = nil
-        if let pattern = try? PatternParser.parse(bytes: text) { first = PatternSnapshot.make(pattern, text: text, source: nil) }
+        if let pattern = try? PatternParser.parse(bytes: text) {
+            first = PatternSnapshot.make(pattern, text: text, source: plugin.pointee.source)
+        }
         let sequencer = UnsafeMutablePointer<Sequencer>.allocate(capacity: 1)
         sequencer.initialize(to: Sequencer(sampleRate: sampleRate, eventCapacity: CLAPLimits.midiEvents, pattern: first))
         plugin.pointee.sequencer = sequencer
@@ -93,4 +113,18 @@ public func clapProcess(_ instance: UnsafeMutableRawPointer?, _ process: UnsafeP
     }
     CLAPProcess.run(sequencer, process)
     return clap_process_status(CLAP_PROCESS_CONTINUE)
+}
+
+/// `clap_plugin_state.save` (main thread).
+@_cdecl("tactus_clap_state_save")
+public func clapStateSave(_ instance: UnsafeMutableRawPointer?, _ stream: UnsafePointer<clap_ostream_t>?) -> Bool {
+    guard let instance, let stream else { return false }
+    return CLAPPlugin.from(instance).pointee.save(to: stream)
+}
+
+/// `clap_plugin_state.load` (main thread).
+@_cdecl("tactus_clap_state_load")
+public func clapStateLoad(_ instance: UnsafeMutableRawPointer?, _ stream: UnsafePointer<clap_istream_t>?) -> Bool {
+    guard let instance, let stream else { return false }
+    return CLAPPlugin.from(instance).pointee.load(from: stream)
 }

@@ -1,0 +1,134 @@
+import CCLAP
+import CCLAPEntry
+import TactusEngine
+import TactusModel
+
+/// CLAP's state: what the LV2 state holds (Formats/LV2/TactusLV2/State.swift),
+/// the pattern text in use, byte for byte, and the file it came from, if any,
+/// in one stream (CLAP has no keys), described in docs/plugin.md ("State"):
+///
+///     tactus-clap-state 1\n
+///     pattern N\n  then the N bytes of the text, then \n
+///     file N\n     then the N bytes of the path, then \n      (only when there is a file)
+///
+/// Lengths are decimal; the text is kept whole (a pattern may hold any
+/// bytes), so nothing is escaped. Main thread only, as CLAP calls save and load.
+enum CLAPState {
+    static var header: [UInt8] { Array("tactus-clap-state 1\n".utf8) }
+    /// Largest text or path a state holds: the LV2 plugin's largest edit.
+    static var largestField: Int { 32 << 20 }
+
+    /// The stream for `text` and `source`.
+    static func encode(text: [UInt8], source: [UInt8]?) -> [UInt8] {
+        var bytes = header
+        field("pattern", text, into: &bytes)
+        if let source { field("file", source, into: &bytes) }
+        return bytes
+    }
+
+    private static func field(_ name: String, _ value: [UInt8], into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: Array("\(name) \(value.count)\n".utf8))
+        bytes.append(contentsOf: value)
+        bytes.append(0x0A)
+    }
+
+    /// The text and file of a stream, or the reason a person reads why it is not one.
+    static func decode(_ bytes: [UInt8]) -> (text: [UInt8], source: [UInt8]?, problem: String?) {
+        let head = header
+        guard bytes.count >= head.count, Array(bytes[0..<head.count]) == head else {
+            return ([], nil, "not a Tactus CLAP state (it does not begin with \"tactus-clap-state 1\")")
+        }
+        var at = head.count
+        var text: [UInt8]? = nil
+        var source: [UInt8]? = nil
+        while at < bytes.count {
+            // "NAME N\n"
+            var end = at
+            while end < bytes.count, bytes[end] != 0x0A, end - at < 64 { end += 1 }
+            guard end < bytes.count, bytes[end] == 0x0A else { return ([], nil, "a field's line is cut off at byte \(at)") }
+            let line = Array(bytes[at..<end])
+            guard let space = line.firstIndex(of: 0x20) else { return ([], nil, "a field without a length at byte \(at)") }
+            let name = Array(line[0..<space])
+            var count = 0
+            let digits = line[(space + 1)...]
+            guard !digits.isEmpty, digits.count <= 9 else { return ([], nil, "a field's length is not a number at byte \(at)") }
+            for d in digits {
+                guard d >= 0x30, d <= 0x39 else { return ([], nil, "a field's length is not a number at byte \(at)") }
+                count = count * 10 + Int(d - 0x30)
+            }
+            guard count <= largestField else { return ([], nil, "a field of \(count) bytes at byte \(at) (at most \(largestField))") }
+            let start = end + 1
+            guard bytes.count - start >= count + 1, bytes[start + count] == 0x0A else {
+                return ([], nil, "the field at byte \(at) is cut off (\(count) bytes announced)")
+            }
+            let value = Array(bytes[start..<(start + count)])
+            if name == Array("pattern".utf8), text == nil { text = value }
+            else if name == Array("file".utf8), source == nil { source = value }
+            else { return ([], nil, "an unknown or repeated field at byte \(at)") }
+            at = start + count + 1
+        }
+        guard let text else { return ([], nil, "no pattern in it") }
+        return (text, source.flatMap { $0.isEmpty ? nil : $0 }, nil)
+    }
+}
+
+extension CLAPPlugin {
+    /// `clap_plugin_state.save`: the text in use (or accepted last) and its file.
+    func save(to stream: UnsafePointer<clap_ostream_t>) -> Bool {
+        guard let write = stream.pointee.write else { return false }
+        let bytes = CLAPState.encode(text: text, source: source)
+        return bytes.withUnsafeBytes { all in
+            var done = 0
+            while done < all.count {
+                let n = write(stream, all.baseAddress! + done, UInt64(all.count - done))
+                if n <= 0 { return false }  // the host's error, or no progress: not a complete state
+                done += Int(n)
+            }
+            return true
+        }
+    }
+
+    /// `clap_plugin_state.load`: parses here, on the main thread; the pattern
+    /// is handed to the audio thread through the sequencer's exchange and
+    /// plays from the next block (§5), as LV2's `restore()` does. Before the
+    /// first activation it is kept for `activate`. A stream that is not a
+    /// state, or whose pattern does not parse, is refused (false) and the
+    /// pattern in use stays; the reason goes to the host's log.
+    mutating func load(from stream: UnsafePointer<clap_istream_t>) -> Bool {
+        guard let read = stream.pointee.read else { return false }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(stream, $0.baseAddress!, UInt64($0.count)) }
+            if n < 0 { return refuse("the host could not read the state") }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<Int(n)])
+            if bytes.count > 2 * CLAPState.largestField + 64 { return refuse("the state is larger than a Tactus state can be") }
+        }
+        let decoded = CLAPState.decode(bytes)
+        if let problem = decoded.problem { return refuse(problem) }
+        let pattern: Pattern
+        do throws(PatternError) {
+            pattern = try PatternParser.parse(bytes: decoded.text)
+        } catch {
+            return refuse(error.message)
+        }
+        if let sequencer {
+            let exchange = sequencer.pointee.handOver
+            _ = exchange.pointee.reclaim()  // the main thread is the exchange's one reclaimer
+            let snapshot = PatternSnapshot.make(pattern, text: decoded.text, source: decoded.source)
+            guard exchange.pointee.offer(snapshot) else {
+                snapshot.destroy()
+                return refuse("\(SnapshotExchange.defaultBudget) patterns are already waiting for the audio thread; try again when it runs")
+            }
+        }
+        text = decoded.text
+        source = decoded.source
+        return true
+    }
+
+    private func refuse(_ reason: String) -> Bool {
+        log(TACTUS_CLAP_LOG_ERROR, "state rejected, the pattern in use stays: \(reason)")
+        return false
+    }
+}
