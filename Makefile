@@ -1,13 +1,14 @@
 # Tactus: sample-accurate MIDI pattern sequencer, as an LV2 plugin and a command line.
 #
-#   make               the plugin bundle (plugin.lv2/tactus.so, its editor tactus_ui.so) and the command line
+#   make               the plugin bundle (plugin.lv2/tactus.so, its editor tactus_ui.so), the CLAP plugin
+#                      (.build/clap/tactus.clap) and the command line
 #   make test          every test (installs what a fresh Debian machine lacks)
 #   make demo          Tactus in jalv on a private JACK server, recorded and checked against tactus render
 #   make demo-offline  render the demo pattern over a transport with a tempo change and a loop
-#   make install       the bundle into ~/.lv2 and tactus into ~/.local/bin, or into
-#                      $(DESTDIR)$(PREFIX)/lib/lv2 and $(DESTDIR)$(PREFIX)/bin when PREFIX is given
+#   make install       the bundle into ~/.lv2, tactus.clap into ~/.clap and tactus into ~/.local/bin, or into
+#                      $(DESTDIR)$(PREFIX)/lib/lv2, lib/clap and bin when PREFIX is given; make uninstall
 #   make cli-test      the command line as a person meets it (Tests/CommandLine/cli-test)
-#   make clap          the CLAP plugin .build/embedded/tactus.clap (issue 31, in progress: not yet installed)
+#   make clap          the CLAP plugin alone, .build/clap/tactus.clap (CLAP_PATH=.build/clap finds it)
 #   make clap-test     tactus.clap in the project's CLAP host against tactus render (Tests/Formats/CLAP/clap-test)
 #   make bounce-test   tactus bounce as a person meets it (Tests/CommandLine/bounce-test)
 #   make readme-test   README.md against the program: its commands' output, synopsis, packages, counts (scripts/readme-check)
@@ -28,6 +29,7 @@ PREFIX     ?=
 DESTDIR    ?=
 BUILD_DIR  := .build/$(CONFIG)
 LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
+CLAP_PATH_LOCAL := $(CURDIR)/.build/clap
 # What building needs (the plugin, tactus), what the tests and the demo add.
 # scripts/install-deps names them under other distributions' names too, and
 # goes on when their headers and tools are present without dpkg.
@@ -36,16 +38,18 @@ TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido 
 DEMO_PACKAGES  := jackd2 jalv
 ifeq ($(PREFIX),)
 LV2_INSTALL_DIR := $(DESTDIR)$(HOME)/.lv2
+CLAP_INSTALL_DIR := $(DESTDIR)$(HOME)/.clap
 BIN_INSTALL_DIR := $(DESTDIR)$(HOME)/.local/bin
 else
 LV2_INSTALL_DIR := $(DESTDIR)$(PREFIX)/lib/lv2
+CLAP_INSTALL_DIR := $(DESTDIR)$(PREFIX)/lib/clap
 BIN_INSTALL_DIR := $(DESTDIR)$(PREFIX)/bin
 endif
 
 .PHONY: clap clap-test fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
 .PHONY: nolocks-check deps-test deps-demo cli-test cli-without-swift bounce-test readme-test editor-test
 
-all: plugin cli
+all: plugin clap cli
 
 deps:
 	@scripts/install-deps $(BUILD_PACKAGES)
@@ -129,13 +133,14 @@ CLAP_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,TactusEngine.o TactusModel.o Tactus
 $(EMBEDDED_DIR)/tactus.clap: $(CLAP_OBJECTS) Sources/Formats/CLAP/TactusCLAP/exports.map
 	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(CLAP_OBJECTS) -Xlinker --version-script=Sources/Formats/CLAP/TactusCLAP/exports.map
 
-# Built, checked (libc alone, clap_entry alone) and loaded by make clap-test; not yet installed.
+# Built, checked (libc alone, clap_entry alone), and put in .build/clap (a CLAP_PATH folder of its own).
 clap: deps $(EMBEDDED_DIR)/tactus.clap
 	@deps=$$(ldd $(EMBEDDED_DIR)/tactus.clap | grep -v -e 'linux-vdso' -e 'libc.so' -e 'ld-linux' || true); \
 	    [ -z "$$deps" ] || { echo "tactus: tactus.clap needs more than libc: $$deps"; exit 1; }
 	@exports=$$(nm -D --defined-only $(EMBEDDED_DIR)/tactus.clap | awk '$$2 ~ /[A-Z]/ {print $$3}' | tr '\n' ' '); \
 	    [ "$$exports" = "clap_entry " ] || { echo "tactus: tactus.clap exports $$exports"; exit 1; }
-	@echo "tactus: built $(EMBEDDED_DIR)/tactus.clap (libc only, exports clap_entry only)"
+	@mkdir -p $(CLAP_PATH_LOCAL) && cp $(EMBEDDED_DIR)/tactus.clap $(CLAP_PATH_LOCAL)/tactus.clap
+	@echo "tactus: built .build/clap/tactus.clap (libc only, exports clap_entry only; CLAP_PATH=$(CLAP_PATH_LOCAL) finds it)"
 
 plugin: deps $(EMBEDDED_DIR)/tactus.so $(EMBEDDED_DIR)/tactus_ui.so
 	cp $(EMBEDDED_DIR)/tactus.so plugin.lv2/tactus.so
@@ -176,6 +181,12 @@ load-without-swift: plugin deps-test
 TACTUS_SIZE_LIMIT := 20000000
 cli-without-swift: cli
 	@rm -rf .build/install-check && $(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/.build/install-check > /dev/null
+	@for f in lib/lv2/tactus.lv2/tactus.so lib/lv2/tactus.lv2/manifest.ttl lib/clap/tactus.clap bin/tactus; do \
+	    [ -f .build/install-check/usr/$$f ] || { echo "tactus: make install did not install $$f"; exit 1; }; done
+	@rm -rf .build/uninstall-check && cp -a .build/install-check .build/uninstall-check && $(MAKE) --no-print-directory uninstall PREFIX=/usr DESTDIR=$(CURDIR)/.build/uninstall-check > /dev/null && \
+	    left=$$(find .build/uninstall-check -type f | sed 's|^.build/uninstall-check||') && rm -rf .build/uninstall-check && \
+	    { [ -z "$$left" ] || { echo "tactus: make uninstall left $$left"; exit 1; }; }
+	@echo "tactus: make install put tactus.lv2, tactus.clap and tactus in lib/lv2, lib/clap and bin of PREFIX; make uninstall took them away"
 	@echo "tactus: tactus needs: $$(readelf -d .build/install-check/usr/bin/tactus | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')($$(ldd .build/install-check/usr/bin/tactus | grep -c '=>') libraries in all)"
 	@if ldd .build/install-check/usr/bin/tactus | grep -q libswift; then echo "tactus: the installed tactus needs the Swift runtime"; exit 1; fi
 	@size=$$(stat -c %s .build/install-check/usr/bin/tactus); echo "tactus: the installed tactus is $$size bytes, stripped"; \
@@ -196,6 +207,7 @@ test-unit:
 
 # The CLAP plugin through the project's CLAP host, against tactus render (Tests/Formats/CLAP/clap-test).
 clap-test: clap
+	@scripts/install-deps qtractor || echo "tactus: qtractor cannot be installed: its scan check is skipped"
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus-claphost
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product TactusRTCheck
@@ -295,18 +307,21 @@ bench:
 # toolchain on root's PATH.
 install:
 	@[ -f plugin.lv2/tactus.so ] && [ -f plugin.lv2/tactus_ui.so ] || $(MAKE) plugin
+	@[ -f $(CLAP_PATH_LOCAL)/tactus.clap ] || $(MAKE) clap
 	@if [ ! -x $(BUILD_DIR)/tactus ] || ldd $(BUILD_DIR)/tactus | grep -q libswiftCore; then $(MAKE) cli; fi
 	install -d $(LV2_INSTALL_DIR)/tactus.lv2
 	install -m 644 plugin.lv2/manifest.ttl plugin.lv2/tactus.ttl plugin.lv2/presets.ttl plugin.lv2/editor.ttl $(LV2_INSTALL_DIR)/tactus.lv2/
 	install -m 755 plugin.lv2/tactus.so plugin.lv2/tactus_ui.so $(LV2_INSTALL_DIR)/tactus.lv2/
+	install -d $(CLAP_INSTALL_DIR)
+	install -m 755 $(CLAP_PATH_LOCAL)/tactus.clap $(CLAP_INSTALL_DIR)/tactus.clap
 	install -d $(BIN_INSTALL_DIR)
 	install -m 755 -s $(BUILD_DIR)/tactus $(BIN_INSTALL_DIR)/tactus
-	@echo "tactus: installed $(LV2_INSTALL_DIR)/tactus.lv2 and $(BIN_INSTALL_DIR)/tactus"
+	@echo "tactus: installed $(LV2_INSTALL_DIR)/tactus.lv2, $(CLAP_INSTALL_DIR)/tactus.clap and $(BIN_INSTALL_DIR)/tactus"
 	@case ":$$PATH:" in *":$(patsubst $(DESTDIR)%,%,$(BIN_INSTALL_DIR)):"*) ;; \
 	    *) [ -n "$(DESTDIR)" ] || echo "tactus: $(BIN_INSTALL_DIR) is not on your PATH; add it, or run $(BIN_INSTALL_DIR)/tactus" ;; esac
 
 uninstall:
-	rm -rf $(LV2_INSTALL_DIR)/tactus.lv2 $(BIN_INSTALL_DIR)/tactus
+	rm -rf $(LV2_INSTALL_DIR)/tactus.lv2 $(CLAP_INSTALL_DIR)/tactus.clap $(BIN_INSTALL_DIR)/tactus
 
 clean:
 	rm -rf .build plugin.lv2/tactus.so plugin.lv2/tactus_ui.so

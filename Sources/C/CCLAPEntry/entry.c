@@ -1,6 +1,6 @@
 /*
  * The CLAP plugin's entry (clap_entry, the library's one export), its
- * factory, the plugin table and the note ports and state extensions: constant tables,
+ * factory, the plugin table and the note ports, params and state extensions: constant tables,
  * as in any CLAP plugin written in C, pointing at the Swift glue. C for the
  * reason the LV2 descriptor is (Sources/C/CLV2Descriptor/descriptor.c): a
  * host may call the factory and get_extension from several threads at once,
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Not const: CLAP 1.1.1 declares the field `const char **`; never written. */
 static const char *features[] = {CLAP_PLUGIN_FEATURE_NOTE_EFFECT, CLAP_PLUGIN_FEATURE_UTILITY, NULL};
@@ -54,6 +55,88 @@ static bool note_ports_get(const clap_plugin_t *plugin, uint32_t index, bool is_
 }
 
 static const clap_plugin_note_ports_t note_ports = {note_ports_count, note_ports_get};
+
+/* --- params: the LV2 plugin's control ports (timing contract §11.4; values in Parameters.swift) --- */
+
+#define PARAM_COUNT (TACTUS_CLAP_PARAM_MUTE_COUNT + 1)
+
+static uint32_t params_count(const clap_plugin_t *plugin)
+{
+    (void)plugin;
+    return PARAM_COUNT;
+}
+
+/* The LV2 port of each index: its id, name (lv2:name) and symbol (the module, so a host shows where it comes from). */
+static bool params_get_info(const clap_plugin_t *plugin, uint32_t index, clap_param_info_t *info)
+{
+    (void)plugin;
+    if (index >= PARAM_COUNT || !info) return false;
+    memset(info, 0, sizeof *info);
+    info->flags = CLAP_PARAM_IS_STEPPED | CLAP_PARAM_IS_AUTOMATABLE;
+    info->min_value = 0;
+    info->max_value = 1;
+    info->default_value = 0;
+    if (index < TACTUS_CLAP_PARAM_MUTE_COUNT) {
+        info->id = TACTUS_CLAP_PARAM_FIRST_MUTE + index;
+        snprintf(info->name, sizeof info->name, "Mute lane %u", index + 1);
+        snprintf(info->module, sizeof info->module, "Mutes");
+    } else {
+        info->id = TACTUS_CLAP_PARAM_MIDI_THRU;
+        snprintf(info->name, sizeof info->name, "MIDI thru");
+        snprintf(info->module, sizeof info->module, "MIDI input");
+    }
+    return true;
+}
+
+static bool params_get_value(const clap_plugin_t *plugin, clap_id id, double *value)
+{
+    return tactus_clap_param_value(plugin->plugin_data, id, value);
+}
+
+static bool params_known(clap_id id)
+{
+    return (id >= TACTUS_CLAP_PARAM_FIRST_MUTE && id < TACTUS_CLAP_PARAM_FIRST_MUTE + TACTUS_CLAP_PARAM_MUTE_COUNT) ||
+           id == TACTUS_CLAP_PARAM_MIDI_THRU;
+}
+
+/* A mute reads "muted" or "plays", MIDI thru "on" or "off". */
+static bool params_value_to_text(const clap_plugin_t *plugin, clap_id id, double value, char *text, uint32_t size)
+{
+    (void)plugin;
+    if (!params_known(id) || !text || size == 0) return false;
+    bool on = value >= 0.5;
+    const char *word = id == TACTUS_CLAP_PARAM_MIDI_THRU ? (on ? "on" : "off") : (on ? "muted" : "plays");
+    snprintf(text, size, "%s", word);
+    return true;
+}
+
+static bool params_text_to_value(const clap_plugin_t *plugin, clap_id id, const char *text, double *value)
+{
+    (void)plugin;
+    if (!params_known(id) || !text || !value) return false;
+    static const char *const on[] = {"muted", "on", "1", "yes", "true"};
+    static const char *const off[] = {"plays", "off", "0", "no", "false"};
+    for (size_t i = 0; i < sizeof on / sizeof *on; i++) {
+        if (strcasecmp(text, on[i]) == 0) return *value = 1, true;
+        if (strcasecmp(text, off[i]) == 0) return *value = 0, true;
+    }
+    return false;
+}
+
+static void params_flush(const clap_plugin_t *plugin, const clap_input_events_t *in, const clap_output_events_t *out)
+{
+    (void)out;
+    tactus_clap_params_flush(plugin->plugin_data, in);
+}
+
+static const clap_plugin_params_t params = {params_count,         params_get_info,      params_get_value,
+                                            params_value_to_text, params_text_to_value, params_flush};
+
+void tactus_clap_params_rescan(const clap_host_t *host)
+{
+    const clap_host_params_t *host_params = host && host->get_extension ? host->get_extension(host, CLAP_EXT_PARAMS) : NULL;
+    if (host_params && host_params->rescan) host_params->rescan(host, CLAP_PARAM_RESCAN_VALUES);
+}
 
 /* --- state: the same text and file as the LV2 state (Sources/Formats/CLAP/TactusCLAP/State.swift) --- */
 
@@ -123,6 +206,7 @@ static const void *plugin_get_extension(const clap_plugin_t *plugin, const char 
     (void)plugin;
     if (id && strcmp(id, CLAP_EXT_NOTE_PORTS) == 0) return &note_ports;
     if (id && strcmp(id, CLAP_EXT_STATE) == 0) return &state;
+    if (id && strcmp(id, CLAP_EXT_PARAMS) == 0) return &params;
     return NULL;
 }
 

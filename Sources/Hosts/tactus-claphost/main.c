@@ -25,6 +25,15 @@
  * --load-when active (the default). With --bad-state FILE, the playing
  * instance is then asked to load FILE too, which it must refuse (load returns
  * false), and it plays on what it had.
+ *
+ * Parameters (the params extension, timing contract §11.4): the host checks
+ * the nine the plugin declares (mute1 ... mute8 as ids 3 to 10, midi_thru
+ * 11: stepped, automatable, 0 to 1, default 0). --param FRAME:ID:VALUE
+ * (repeatable, frames non-decreasing) sends a CLAP_EVENT_PARAM_VALUE at that
+ * frame, in the block that holds it, after the block's transport; --flush
+ * ID:VALUE (repeatable) gives one through params.flush before activation
+ * (after a state loaded before it).
+ * After the run every parameter's get_value must be the last value sent.
  */
 #include <CCLAP.h>
 #include <CRTCheckHooks.h>
@@ -58,17 +67,71 @@ static bool output_push(const clap_output_events_t *list, const clap_event_heade
     return true;
 }
 
+/* The input list: the block's parameter events, in time order. */
+#define MAX_PARAMS 256
+typedef struct {
+    clap_event_param_value_t events[MAX_PARAMS];
+    long long frames[MAX_PARAMS];
+    uint32_t count, first, in_block;
+} input_state;
+
 static uint32_t input_size(const clap_input_events_t *list)
 {
-    (void)list;
-    return 0;
+    const input_state *input = list->ctx;
+    return input ? input->in_block : 0;
 }
 
 static const clap_event_header_t *input_get(const clap_input_events_t *list, uint32_t index)
 {
-    (void)list;
-    (void)index;
-    return NULL;
+    const input_state *input = list->ctx;
+    return input && index < input->in_block ? &input->events[input->first + index].header : NULL;
+}
+
+/* "FRAME:ID:VALUE" (or "ID:VALUE" with frame NULL) as a parameter event; 0 when malformed. */
+static int parse_param(const char *text, long long *frame, clap_event_param_value_t *event)
+{
+    long long f = 0;
+    unsigned id;
+    double value;
+    int n = 0;
+    if (frame ? sscanf(text, "%lld:%u:%lf%n", &f, &id, &value, &n) != 3 : sscanf(text, "%u:%lf%n", &id, &value, &n) != 2) return 0;
+    if (text[n] != 0 || f < 0) return 0;
+    if (frame) *frame = f;
+    *event = (clap_event_param_value_t){
+        .header = {sizeof *event, 0, CLAP_CORE_EVENT_SPACE_ID, CLAP_EVENT_PARAM_VALUE, 0},
+        .param_id = id,
+        .note_id = -1,
+        .port_index = -1,
+        .channel = -1,
+        .key = -1,
+        .value = value,
+    };
+    return 1;
+}
+
+/* The params extension as the host reads it: nine parameters, as §11.4 lists them. */
+static int check_params(const clap_plugin_t *plugin)
+{
+    const clap_plugin_params_t *params = plugin->get_extension(plugin, CLAP_EXT_PARAMS);
+    if (!params) return fail("no params extension");
+    if (params->count(plugin) != 9) return fail("not nine parameters");
+    for (uint32_t i = 0; i < 9; i++) {
+        clap_param_info_t info;
+        if (!params->get_info(plugin, i, &info)) return fail("a parameter without info");
+        char expected[32];
+        snprintf(expected, sizeof expected, i < 8 ? "Mute lane %u" : "MIDI thru", i + 1);
+        if (info.id != 3 + i || strcmp(info.name, expected) != 0 || info.min_value != 0 || info.max_value != 1 ||
+            info.default_value != 0 || !(info.flags & CLAP_PARAM_IS_STEPPED) || !(info.flags & CLAP_PARAM_IS_AUTOMATABLE))
+            return fail("a parameter is not what the LV2 port is (id, name, range, default, stepped, automatable)");
+        double value = -1, back = -1;
+        char text[64];
+        if (!params->get_value(plugin, info.id, &value) || value != 0) return fail("a parameter does not start at 0");
+        if (!params->value_to_text(plugin, info.id, 1, text, sizeof text) || !params->text_to_value(plugin, info.id, text, &back) || back != 1)
+            return fail("a parameter's text does not read back");
+    }
+    double value;
+    if (params->get_value(plugin, 2, &value) || params->get_value(plugin, 12, &value)) return fail("a parameter id Tactus does not have has a value");
+    return 0;
 }
 
 /* Streams over memory, in pieces of at most 1000 bytes (hosts may read and write in pieces). */
@@ -165,9 +228,23 @@ int main(int argc, char **argv)
     long long frames = 0, rate = 48000, block = 256, tempo = 120, meter = 4, unit = 4, rtcheck = 0;
     const char *state_path = NULL, *save_path = NULL, *bad_state_path = NULL;
     int load_before = 0;
+    static input_state params_in;
+    clap_event_param_value_t flushed[MAX_PARAMS];
+    uint32_t flush_count = 0;
     for (int i = 2; i + 1 < argc; i += 2) {
         long long value = atoll(argv[i + 1]);
-        if (strcmp(argv[i], "--state") == 0) state_path = argv[i + 1];
+        if (strcmp(argv[i], "--param") == 0) {
+            uint32_t n = params_in.count;
+            if (n == MAX_PARAMS || !parse_param(argv[i + 1], &params_in.frames[n], &params_in.events[n]) ||
+                (n > 0 && params_in.frames[n] < params_in.frames[n - 1]))
+                return fail("--param takes FRAME:ID:VALUE, frames non-decreasing");
+            params_in.count++;
+        }
+        else if (strcmp(argv[i], "--flush") == 0) {
+            if (flush_count == MAX_PARAMS || !parse_param(argv[i + 1], NULL, &flushed[flush_count])) return fail("--flush takes ID:VALUE");
+            flush_count++;
+        }
+        else if (strcmp(argv[i], "--state") == 0) state_path = argv[i + 1];
         else if (strcmp(argv[i], "--save-to") == 0) save_path = argv[i + 1];
         else if (strcmp(argv[i], "--bad-state") == 0) bad_state_path = argv[i + 1];
         else if (strcmp(argv[i], "--load-when") == 0) {
@@ -239,7 +316,18 @@ int main(int argc, char **argv)
         if (info.supported_dialects != CLAP_NOTE_DIALECT_MIDI || info.preferred_dialect != CLAP_NOTE_DIALECT_MIDI)
             return fail("a note port is not MIDI dialect only");
     }
+    if (check_params(plugin)) return 1;
+    const clap_plugin_params_t *params = plugin->get_extension(plugin, CLAP_EXT_PARAMS);
     if (state_path && load_before && !load_state(plugin, &saved)) return fail("a fresh instance refused the saved state");
+    if (flush_count) {
+        input_state flush_in = {.count = flush_count, .in_block = flush_count};
+        memcpy(flush_in.events, flushed, flush_count * sizeof *flushed);
+        const clap_input_events_t in = {&flush_in, input_size, input_get};
+        output_state nothing = {0, 0};
+        const clap_output_events_t out = {&nothing, output_push};
+        params->flush(plugin, &in, &out);
+    }
+
     if (!plugin->activate(plugin, (double)rate, 1, (uint32_t)block) || !plugin->start_processing(plugin))
         return fail("activate or start_processing failed");
     if (state_path && !load_before && !load_state(plugin, &saved)) return fail("an active instance refused the saved state");
@@ -252,7 +340,7 @@ int main(int argc, char **argv)
     free(bad.bytes);
 
     output_state state = {0, 0};
-    const clap_input_events_t input = {NULL, input_size, input_get};
+    const clap_input_events_t input = {&params_in, input_size, input_get};
     const clap_output_events_t output = {&state, output_push};
     /* Fixed point arithmetic, exact: the position at frame f is
      * f x tempo x 4 / unit quarter notes a minute / (60 rate), times 2^31. */
@@ -280,12 +368,30 @@ int main(int argc, char **argv)
             .out_events = &output,
         };
         state.block_start = start;
+        params_in.first += params_in.in_block;
+        params_in.in_block = 0;
+        while (params_in.first + params_in.in_block < params_in.count && params_in.frames[params_in.first + params_in.in_block] < start + count) {
+            clap_event_param_value_t *event = &params_in.events[params_in.first + params_in.in_block];
+            event->header.time = (uint32_t)(params_in.frames[params_in.first + params_in.in_block] - start);
+            params_in.in_block++;
+        }
         if (rtcheck) tactus_rtcheck_hooks_begin();
         clap_process_status status = plugin->process(plugin, &process);
         if (rtcheck) tactus_rtcheck_hooks_end();
         if (status != CLAP_PROCESS_CONTINUE) return fail("process did not continue");
     }
     plugin->stop_processing(plugin);
+    /* Every parameter now holds the last value the host gave it (a state load's, without one). */
+    uint32_t given = flush_count + params_in.first + params_in.in_block;
+    for (uint32_t i = 0; i < given; i++) {
+        const clap_event_param_value_t *event = i < flush_count ? &flushed[i] : &params_in.events[i - flush_count];
+        int last = 1;
+        for (uint32_t j = i + 1; j < given; j++)
+            last &= (j < flush_count ? &flushed[j] : &params_in.events[j - flush_count])->param_id != event->param_id;
+        double value = -1;
+        if (last && (!params->get_value(plugin, event->param_id, &value) || value != (event->value >= 0.5)))
+            return fail("a parameter's value is not the last one the host sent");
+    }
     plugin->deactivate(plugin);
     plugin->destroy(plugin);
     entry->deinit();

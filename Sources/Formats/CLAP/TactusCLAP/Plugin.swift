@@ -23,6 +23,8 @@ struct CLAPPlugin {
     /// from: what the state saves, and what `activate` plays (main thread).
     var text: [UInt8] = DefaultPattern.bytes
     var source: [UInt8]? = nil
+    /// The parameters' values (§11.4): shared by both threads, lock-free.
+    let controls = CLAPControls.make()
 
     init(host: UnsafePointer<clap_host_t>?) { self.host = host }
 
@@ -61,6 +63,7 @@ public func clapFree(_ instance: UnsafeMutableRawPointer?) {
         sequencer.deinitialize(count: 1)  // the sequencer frees every snapshot it holds
         sequencer.deallocate()
     }
+    plugin.pointee.controls.free()
     plugin.deinitialize(count: 1)
     plugin.deallocate()
 }
@@ -111,7 +114,7 @@ public func clapProcess(_ instance: UnsafeMutableRawPointer?, _ process: UnsafeP
     guard let instance, let process, let sequencer = CLAPPlugin.from(instance).pointee.sequencer else {
         return clap_process_status(CLAP_PROCESS_ERROR)
     }
-    CLAPProcess.run(sequencer, process)
+    CLAPProcess.run(sequencer, controls: CLAPPlugin.from(instance).pointee.controls, process)
     return clap_process_status(CLAP_PROCESS_CONTINUE)
 }
 

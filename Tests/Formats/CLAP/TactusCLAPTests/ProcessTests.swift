@@ -4,7 +4,7 @@ import TactusModel
 import TactusOffline
 import Testing
 
-@testable import TactusCLAP
+import TactusCLAP
 
 /// `process()` (in this process: the hosted build of the glue) against the
 /// engine driven as the LV2 plugin drives it, with the LV2 report of the same

@@ -3,7 +3,7 @@ import TactusEngine
 import TactusOffline
 import Testing
 
-@testable import TactusCLAP
+import TactusCLAP
 
 /// Timing contract §11: a CLAP host's transport becomes the report an LV2 host
 /// sends at the same place, meter and tempo, to the bit.
