@@ -1,6 +1,6 @@
 /*
  * The CLAP plugin's entry (clap_entry, the library's one export), its
- * factory, the plugin table and the note ports, params and state extensions: constant tables,
+ * factory, the plugin table and the note ports, params, latency and state extensions: constant tables,
  * as in any CLAP plugin written in C, pointing at the Swift glue. C for the
  * reason the LV2 descriptor is (Sources/C/CLV2Descriptor/descriptor.c): a
  * host may call the factory and get_extension from several threads at once,
@@ -138,6 +138,16 @@ void tactus_clap_params_rescan(const clap_host_t *host)
     if (host_params && host_params->rescan) host_params->rescan(host, CLAP_PARAM_RESCAN_VALUES);
 }
 
+/* --- latency: none (a note arrives at the frame it is due, in the block it is due) --- */
+
+static uint32_t latency_get(const clap_plugin_t *plugin)
+{
+    (void)plugin;
+    return 0;
+}
+
+static const clap_plugin_latency_t latency = {latency_get};
+
 /* --- state: the same text and file as the LV2 state (Sources/Formats/CLAP/TactusCLAP/State.swift) --- */
 
 static bool state_save(const clap_plugin_t *plugin, const clap_ostream_t *stream)
@@ -207,6 +217,7 @@ static const void *plugin_get_extension(const clap_plugin_t *plugin, const char 
     if (id && strcmp(id, CLAP_EXT_NOTE_PORTS) == 0) return &note_ports;
     if (id && strcmp(id, CLAP_EXT_STATE) == 0) return &state;
     if (id && strcmp(id, CLAP_EXT_PARAMS) == 0) return &params;
+    if (id && strcmp(id, CLAP_EXT_LATENCY) == 0) return &latency;
     return NULL;
 }
 

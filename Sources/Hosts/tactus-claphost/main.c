@@ -317,6 +317,8 @@ int main(int argc, char **argv)
             return fail("a note port is not MIDI dialect only");
     }
     if (check_params(plugin)) return 1;
+    const clap_plugin_latency_t *latency = plugin->get_extension(plugin, CLAP_EXT_LATENCY);
+    if (!latency || latency->get(plugin) != 0) return fail("no latency extension, or a latency other than 0");
     const clap_plugin_params_t *params = plugin->get_extension(plugin, CLAP_EXT_PARAMS);
     if (state_path && load_before && !load_state(plugin, &saved)) return fail("a fresh instance refused the saved state");
     if (flush_count) {

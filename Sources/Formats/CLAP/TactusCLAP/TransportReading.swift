@@ -10,9 +10,8 @@ import TactusEngine
 public enum TransportReading {
     /// The update a report `t` makes (§11.2): speed always; the tempo in the
     /// meter's beats when `CLAP_TRANSPORT_HAS_TEMPO` is set; with
-    /// `CLAP_TRANSPORT_HAS_BEATS_TIMELINE`, `bar`/`barBeat` from `bar_number`
-    /// and `bar_start` when the position lies in that bar, else the running
-    /// `beat`, and `beatsPerBar`. Never a `frame` key, so never a floor report.
+    /// `CLAP_TRANSPORT_HAS_BEATS_TIMELINE`, the running `beat` from
+    /// `song_pos_beats` and `beatsPerBar`. Never a `frame` key, so never a floor report.
     /// The beats are the host's fixed point values exactly for a power-of-two
     /// denominator (§11.3).
     @_noLocks
@@ -27,14 +26,9 @@ public enum TransportReading {
             update.beatsPerMinute = t.tempo * Double(meter.denominator) / 4
         }
         if t.flags & CLAP_TRANSPORT_HAS_BEATS_TIMELINE.rawValue != 0 {
+            // The running beat (rule 3); bar_start and bar_number are not read (reading (t)).
             update.beatsPerBar = Double(meter.numerator)
-            if let offset = meter.offsetInBar(position: t.song_pos_beats, barStart: t.bar_start) {
-                update.bar = Double(t.bar_number)
-                update.barBeat = meter.beats(quarterFixedPoint: offset)
-            } else {
-                // Reading (t): bar fields that do not hold the position; the running beat.
-                update.beat = meter.beats(quarterFixedPoint: t.song_pos_beats)
-            }
+            update.beat = meter.beats(quarterFixedPoint: t.song_pos_beats)
         }
         return update
     }
@@ -58,19 +52,6 @@ struct Meter {
             numerator = 4
             denominator = 4
         }
-    }
-
-    /// `position - barStart` (fixed point, 2^31 a quarter note) when the
-    /// position lies in the bar starting at `barStart`: `0 <= offset` and
-    /// `offset × d / 4` quarter notes below `numerator` beats, that is
-    /// `offset × d < numerator × 2^33`. Nil otherwise, and on overflow.
-    @_noLocks
-    func offsetInBar(position: Int64, barStart: Int64) -> Int64? {
-        let (offset, overflow) = position.subtractingReportingOverflow(barStart)
-        guard !overflow, offset >= 0 else { return nil }
-        let (scaled, tooLarge) = offset.multipliedReportingOverflow(by: denominator)
-        guard !tooLarge, scaled < numerator << (TACTUS_CLAP_BEATTIME_SHIFT + 2) else { return nil }
-        return offset
     }
 
     /// `q × d / 2^33`: `q` quarter notes in fixed point (2^31 each) as beats of

@@ -37,14 +37,14 @@ struct TransportReadingTests {
         let t = Self.transport(bar: 2, offsetFixed: 3 * Self.quarter / 2, n: 6, d: 8, tempo: 90)
         #expect(t.bar_start == 6 * Self.quarter)
         let u = TransportReading.update(t)
-        #expect(u == PositionUpdate(speed: 1, bar: 2, barBeat: 3, beatsPerBar: 6, beatsPerMinute: 180))
+        #expect(u == PositionUpdate(speed: 1, beat: 15, beatsPerBar: 6, beatsPerMinute: 180))
     }
 
     /// The same place as an LV2 host reports it (bar, barBeat, beatsPerBar,
     /// beatsPerMinute, speed: what the plugin's atom reader makes of its
-    /// `time:Position`) and as a CLAP transport: the same update, and the
-    /// same anchor beat, exactly `bar × n + barBeat`, in a clock; also when
-    /// the host leaves its bar fields at 0 (reading (t): the running beat).
+    /// `time:Position`) and as a CLAP transport: the running beat
+    /// `bar × n + barBeat` exactly, and the same anchor beat in a clock; the
+    /// same when the host leaves its bar fields at 0 (reading (t)).
     @Test("4/4, 3/4, 6/8, 7/8 and 20,000 random meters, tempi and places: the LV2 report's update and beat, exactly")
     func sameBeatAsLV2() {
         var rng = SplitMix64(seed: 31)
@@ -66,7 +66,9 @@ struct TransportReadingTests {
                 let lv2 = PositionUpdate(
                     speed: 1, bar: Double(bar), barBeat: barBeat, beatsPerBar: Double(n), beatsPerMinute: tempoQuarters * Double(d) / 4)
                 let clap = TransportReading.update(t)
-                #expect(clap == lv2, "\(n)/\(d) bar \(bar) barBeat \(barBeat)")
+                let runningBeat = PositionUpdate(
+                    speed: 1, beat: Double(bar) * Double(n) + barBeat, beatsPerBar: Double(n), beatsPerMinute: tempoQuarters * Double(d) / 4)
+                #expect(clap == runningBeat, "\(n)/\(d) bar \(bar) barBeat \(barBeat)")
 
                 var noBars = t
                 noBars.bar_start = 0
@@ -94,18 +96,17 @@ struct TransportReadingTests {
         #expect(TransportReading.update(t) == PositionUpdate(speed: 1, beatsPerMinute: 100))
         t = all
         t.flags &= ~CLAP_TRANSPORT_HAS_TEMPO.rawValue
-        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, bar: 3, barBeat: 1, beatsPerBar: 3))
+        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, beat: 10, beatsPerBar: 3))
         t = all
         t.flags |= CLAP_TRANSPORT_IS_WITHIN_PRE_ROLL.rawValue
         #expect(TransportReading.update(t).speed == 0)
         t = all
         t.flags &= ~CLAP_TRANSPORT_IS_PLAYING.rawValue
         #expect(TransportReading.update(t).speed == 0)
-        // Without a time signature (or with a 0 in it), reading (s): 4/4. Bar 3 starts at
-        // quarter note 9, the position is 10: one beat into a 4/4 bar 3.
+        // Without a time signature (or with a 0 in it), reading (s): 4/4: quarter note 10 is beat 10.
         t = all
         t.flags &= ~CLAP_TRANSPORT_HAS_TIME_SIGNATURE.rawValue
-        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, bar: 3, barBeat: 1, beatsPerBar: 4, beatsPerMinute: 100))
+        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, beat: 10, beatsPerBar: 4, beatsPerMinute: 100))
         t = all
         t.tsig_denom = 0
         #expect(TransportReading.update(t).beatsPerBar == 4)
@@ -121,16 +122,19 @@ struct TransportReadingTests {
         #expect(TransportReading.update(all).frame == nil)
     }
 
-    @Test("reading (t): a bar that does not hold the position gives the running beat")
-    func inconsistentBar() {
-        var t = Self.transport(bar: 1, offsetFixed: 0, n: 4, d: 4, tempo: 120)
-        t.song_pos_beats = 9 * Self.quarter  // bar 1 holds quarter notes 4 to 8
-        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, beat: 9, beatsPerBar: 4, beatsPerMinute: 120))
-        t.song_pos_beats = 3 * Self.quarter  // before it
-        #expect(TransportReading.update(t).beat == 3)
-        t.bar_start = Int64.min  // the difference overflows
-        t.song_pos_beats = Int64.max
-        #expect(TransportReading.update(t).bar == nil)
+    @Test("reading (t): the bar fields are not read: Qtractor's bars from 1, Carla's bar_start in eighths, nonsense, the same beat")
+    func barFieldsNotRead() {
+        let t = Self.transport(bar: 1, offsetFixed: Self.quarter, n: 6, d: 8, tempo: 120)  // quarter note 4: beat 8 of 6/8
+        let expected = PositionUpdate(speed: 1, beat: 8, beatsPerBar: 6, beatsPerMinute: 240)
+        #expect(TransportReading.update(t) == expected)
+        var qtractor = t
+        qtractor.bar_number = 2  // Qtractor 0.9.31 counts bars from 1
+        var carla = t
+        carla.bar_start = 6 * Self.quarter  // Carla: beatsPerBar × (bar - 1), in eighths, read as quarter notes
+        var nonsense = t
+        nonsense.bar_start = Int64.min
+        nonsense.bar_number = -7
+        for u in [qtractor, carla, nonsense] { #expect(TransportReading.update(u) == expected) }
     }
 
     @Test("§11.3 exact: the fixed point integer comes back from the beat, up to 2^53")
@@ -143,7 +147,7 @@ struct TransportReadingTests {
             t.song_pos_beats = q
             t.bar_start = 0
             let u = TransportReading.update(t)
-            let beat = u.beat ?? u.barBeat!
+            let beat = u.beat!
             #expect(Int64(exactly: beat * 0x1p33 / Double(d)) == q)
         }
     }
