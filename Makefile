@@ -17,8 +17,8 @@
 #   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed;
 #                      and in Carla when TACTUS_CARLA_DIR names a Carla build (docs/hosts.md)
 #   make bench         benchmarks against x42 stepseq, QMidiArp and the seed algorithm; rewrites BENCHMARKS.md
-#   make fuzz          the five libFuzzer targets (run(), the pattern parser, restore(), the MIDI file reader,
-#                      the editor's PatternSync), 10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
+#   make fuzz          the six libFuzzer targets (run(), the pattern parser, restore(), the MIDI file reader,
+#                      the editor's PatternSync, the CLAP plugin's process()), 10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
 #   make soak          24 simulated hours at 96 kHz against the reference model (SOAK_HOURS)
 #   make test-asan     every test under the address sanitizer; make test-tsan, the thread sanitizer
 
@@ -332,7 +332,7 @@ clean:
 # with an in-process host (Sources/Hosts/InProcessHost). The fuzzers are built
 # with swiftc, not SwiftPM, because libFuzzer brings its own main. Coverage is
 # recorded in the plugin's modules only (the atom codec, the engine, the model,
-# the editor's model, the LV2 glue), as edge counters: the comparison tracing that -sanitize=fuzzer adds
+# the editor's model, the LV2 and CLAP glue), as edge counters: the comparison tracing that -sanitize=fuzzer adds
 # cost 2.5 times the executions in the renderer's inner loop, and the targets
 # build their structured values themselves (the parser has a dictionary). The
 # fuzz targets' own checks (Fuzz/Targets) are built with ASan alone.
@@ -350,15 +350,16 @@ FUZZ_SAN     := -sanitize=fuzzer
 FUZZ_CSAN    :=
 FUZZ_LINK    := -sanitize=fuzzer
 endif
-FUZZ_TARGETS := plugin-run pattern-parser state-restore smf-reader editor-sync
+FUZZ_TARGETS := plugin-run pattern-parser state-restore smf-reader editor-sync clap-process
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS    ?= 10000000
 FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -package-name tactus -I $(FUZZ_DIR) \
-    -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include -I Sources/C/CInProcessHost/include
+    -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include -I Sources/C/CInProcessHost/include \
+    -I Sources/C/CCLAP/include -I Sources/C/CCLAPEntry/include
 FUZZ_COVERAGE := -sanitize-coverage=edge,inline-8bit-counters,pc-table
 
 # (Kept: make would delete these as intermediates of the pattern rule below.)
-.SECONDARY: $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o
+.SECONDARY: $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/cclap-entry.o
 
 $(FUZZ_DIR)/clv2-shim.o: Sources/C/CLV2/shim.c Sources/C/CLV2/include/CLV2.h
 	@mkdir -p $(FUZZ_DIR)
@@ -369,6 +370,11 @@ $(FUZZ_DIR)/clv2-descriptor.o: Sources/C/CLV2Descriptor/descriptor.c Sources/C/C
 	@mkdir -p $(FUZZ_DIR)
 	@echo "tactus: fuzz: $(@F)"
 	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include $< -o $@
+
+$(FUZZ_DIR)/cclap-entry.o: Sources/C/CCLAPEntry/entry.c $(wildcard Sources/C/CCLAP*/include/*.h)
+	@mkdir -p $(FUZZ_DIR)
+	@echo "tactus: fuzz: $(@F)"
+	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CCLAP/include -I Sources/C/CCLAPEntry/include $< -o $@
 
 $(FUZZ_DIR)/log_capture.o: Sources/C/CInProcessHost/log_capture.c Sources/C/CInProcessHost/include/CInProcessHost.h
 	@mkdir -p $(FUZZ_DIR)
@@ -389,16 +395,17 @@ $(eval $(call FUZZ_MODULE,TactusEngine,Sources/Engine,,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusModel,Sources/Model/TactusModel,TactusEngine,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,TactusEngine TactusModel,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,LV2Atoms TactusEngine TactusModel,$(FUZZ_COVERAGE)))
+$(eval $(call FUZZ_MODULE,TactusCLAP,Sources/Formats/CLAP/TactusCLAP,TactusEngine TactusModel,$(FUZZ_COVERAGE)))
 # The host's side and the targets' own checks, without coverage: the fuzzers steer the plugin, not the host.
 $(eval $(call FUZZ_MODULE,TactusOffline,Sources/Tools/TactusOffline,TactusEngine TactusModel,))
 $(eval $(call FUZZ_MODULE,LV2HostKit,Sources/Hosts/LV2HostKit,LV2Atoms TactusOffline,))
 $(eval $(call FUZZ_MODULE,TactusInProcessHost,Sources/Hosts/InProcessHost,LV2HostKit TactusLV2,))
-$(eval $(call FUZZ_MODULE,TactusFuzzTargets,Fuzz/Targets,TactusInProcessHost TactusEditorModel,))
-FUZZ_MODULES := LV2Atoms TactusEngine TactusModel TactusEditorModel TactusLV2 TactusOffline LV2HostKit TactusInProcessHost TactusFuzzTargets
+$(eval $(call FUZZ_MODULE,TactusFuzzTargets,Fuzz/Targets,TactusInProcessHost TactusEditorModel TactusCLAP,))
+FUZZ_MODULES := LV2Atoms TactusEngine TactusModel TactusEditorModel TactusLV2 TactusCLAP TactusOffline LV2HostKit TactusInProcessHost TactusFuzzTargets
 
 # (The linker's "Cannot export local symbol" warnings about ASan's helpers are noise.)
 $(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(foreach m,$(FUZZ_MODULES),$(FUZZ_DIR)/$(m).o) \
-	    $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/log_capture.o
+	    $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/cclap-entry.o $(FUZZ_DIR)/log_capture.o
 	@rm -f $@
 	@echo "tactus: fuzz: $(@F), linked with libFuzzer"
 	@$(FUZZ_SWIFTC) -module-name fuzz_$(subst -,_,$*) $(FUZZ_LINK) $^ -o $@ 2>&1 | grep -v "Cannot export local symbol" || true

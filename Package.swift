@@ -168,7 +168,10 @@ let package = Package(
         // The fuzz targets (run by libFuzzer in `make fuzz`, replayed by the tests).
         .target(
             name: "TactusFuzzTargets",
-            dependencies: ["TactusInProcessHost", "TactusEngine", "TactusModel", "TactusEditorModel", "CLV2", "LV2HostKit"],
+            dependencies: [
+                "TactusInProcessHost", "TactusEngine", "TactusModel", "TactusEditorModel", "CLV2", "LV2HostKit", "TactusCLAP", "CCLAP",
+                "CCLAPEntry",
+            ],
             path: "Fuzz/Targets"),
         // The SMF reader alone on one file, timed (make bench, beside mido; BENCHMARKS.md).
         .executableTarget(name: "tactus-smf-bench", dependencies: ["TactusEngine", "TactusModel"], path: "Benchmarks/SMFRead"),

@@ -10,8 +10,8 @@ import TactusEngine
 /// is what the values mean and where they are kept.
 package enum CLAPParameter {
     /// `mute1`'s id (its LV2 port index); `mute8` is `firstMute + 7`.
-    static var firstMute: UInt32 { UInt32(TACTUS_CLAP_PARAM_FIRST_MUTE) }
-    static var muteCount: Int { Int(TACTUS_CLAP_PARAM_MUTE_COUNT) }
+    package static var firstMute: UInt32 { UInt32(TACTUS_CLAP_PARAM_FIRST_MUTE) }
+    package static var muteCount: Int { Int(TACTUS_CLAP_PARAM_MUTE_COUNT) }
     /// `midi_thru`'s id.
     package static var midiThru: UInt32 { UInt32(TACTUS_CLAP_PARAM_MIDI_THRU) }
 

@@ -25,6 +25,8 @@ struct CLAPPlugin {
     var source: [UInt8]? = nil
     /// The parameters' values (§11.4): shared by both threads, lock-free.
     let controls = CLAPControls.make()
+    /// Note-offs a sequencer replaced at a new rate still owed.
+    let owedNoteOffs = OwedNoteOffs.make()
 
     init(host: UnsafePointer<clap_host_t>?) { self.host = host }
 
@@ -64,6 +66,7 @@ public func clapFree(_ instance: UnsafeMutableRawPointer?) {
         sequencer.deallocate()
     }
     plugin.pointee.controls.free()
+    plugin.pointee.owedNoteOffs.free()
     plugin.deinitialize(count: 1)
     plugin.deallocate()
 }
@@ -77,6 +80,8 @@ public func clapActivate(_ instance: UnsafeMutableRawPointer?, _ sampleRate: Dou
     let plugin = CLAPPlugin.from(instance)
     if plugin.pointee.sequencer == nil || plugin.pointee.sampleRate != sampleRate {
         if let old = plugin.pointee.sequencer {
+            // Reading (e) at any rate: what sounded ends at the first frame of the next block.
+            plugin.pointee.owedNoteOffs.take(from: old.pointee.renderer.tracker)
             old.deinitialize(count: 1)
             old.deallocate()
         }
@@ -114,7 +119,8 @@ public func clapProcess(_ instance: UnsafeMutableRawPointer?, _ process: UnsafeP
     guard let instance, let process, let sequencer = CLAPPlugin.from(instance).pointee.sequencer else {
         return clap_process_status(CLAP_PROCESS_ERROR)
     }
-    CLAPProcess.run(sequencer, controls: CLAPPlugin.from(instance).pointee.controls, process)
+    let plugin = CLAPPlugin.from(instance)
+    CLAPProcess.run(sequencer, controls: plugin.pointee.controls, owed: plugin.pointee.owedNoteOffs, process)
     return clap_process_status(CLAP_PROCESS_CONTINUE)
 }
 
@@ -130,4 +136,59 @@ public func clapStateSave(_ instance: UnsafeMutableRawPointer?, _ stream: Unsafe
 public func clapStateLoad(_ instance: UnsafeMutableRawPointer?, _ stream: UnsafePointer<clap_istream_t>?) -> Bool {
     guard let instance, let stream else { return false }
     return CLAPPlugin.from(instance).pointee.load(from: stream)
+}
+
+/// The note-offs a sequencer owed when `activate` replaced it at another
+/// sample rate (reading (e): every note still sounding ends at the first
+/// frame of the first block after the activation, whatever the rate): taken
+/// on the main thread in `activate`, sent first by the next `process()` with
+/// at least one frame. Never touched by both threads at once (CLAP runs no
+/// `process()` while `activate` runs). Allocated at `create_plugin`.
+struct OwedNoteOffs {
+    private let slots: UnsafeMutablePointer<UInt16>
+    private let count: UnsafeMutablePointer<Int>
+
+    static func make() -> OwedNoteOffs {
+        let count = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        count.initialize(to: 0)
+        return OwedNoteOffs(slots: .allocate(capacity: NoteTracker.slotCount), count: count)
+    }
+
+    func free() {
+        slots.deallocate()
+        count.deallocate()
+    }
+
+    /// Adds every note `tracker` holds sounding (main thread).
+    func take(from tracker: borrowing NoteTracker) {
+        for slot in 0..<NoteTracker.slotCount where tracker.isSounding(slot) && count.pointee < NoteTracker.slotCount {
+            slots[count.pointee] = UInt16(slot)
+            count.pointee += 1
+        }
+    }
+
+    /// Pushes the owed note-offs at time 0 of a block of at least one frame;
+    /// what the host's list refuses stays owed.
+    @_noLocks
+    func send(frameCount: Int, to output: UnsafePointer<clap_output_events_t>?, using midi: inout clap_event_midi_t) {
+        let owed = count.pointee
+        guard owed > 0, frameCount > 0 else { return }
+        var sent = 0
+        while sent < owed {
+            let off = MIDIEvent.noteOff(offset: 0, slot: Int(slots[sent]))
+            midi.header.time = 0
+            midi.data = (off.status, off.data1, off.data2)
+            let pushed = withUnsafePointer(to: &midi) { event in
+                event.withMemoryRebound(to: clap_event_header_t.self, capacity: 1) { tactus_clap_output_push(output, $0) }
+            }
+            if !pushed { break }
+            sent += 1
+        }
+        var i = 0
+        while sent + i < owed {
+            slots[i] = slots[sent + i]
+            i += 1
+        }
+        count.pointee = owed - sent
+    }
 }

@@ -9,7 +9,9 @@ import TactusEngine
 /// out as `CLAP_EVENT_MIDI` on note port 0.
 enum CLAPProcess {
     @_noLocks
-    static func run(_ sequencer: UnsafeMutablePointer<Sequencer>, controls: CLAPControls, _ process: UnsafePointer<clap_process_t>) {
+    static func run(
+        _ sequencer: UnsafeMutablePointer<Sequencer>, controls: CLAPControls, owed: OwedNoteOffs, _ process: UnsafePointer<clap_process_t>
+    ) {
         let frameCount = Int(process.pointee.frames_count)
         _ = sequencer.pointee.beginBlock(frameCount: frameCount, eventCapacity: sequencer.pointee.eventStorageCapacity)
         // §11.4: mutes given outside process() (flush, a state load, a new
@@ -34,6 +36,8 @@ enum CLAPProcess {
         midi.header.space_id = CLAP_CORE_EVENT_SPACE_ID
         midi.header.type = UInt16(CLAP_EVENT_MIDI)
         midi.port_index = 0
+        // First what a sequencer replaced at another rate owed (reading (e)).
+        owed.send(frameCount: frameCount, to: output, using: &midi)
         for e in sequencer.pointee.events {
             midi.header.time = UInt32(truncatingIfNeeded: e.offset)
             midi.data = (e.status, e.data1, e.data2)

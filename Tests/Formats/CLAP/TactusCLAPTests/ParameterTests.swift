@@ -106,3 +106,33 @@ struct ParameterTests {
         #expect(!clapParamValue(instance, 2, &value) && !clapParamValue(instance, 12, &value))
     }
 }
+
+extension ParameterTests {
+    /// A transport at 120 quarter notes a minute, playing from `beat` (fixed point) or stopped.
+    static func transportEvent(_ time: UInt32, playing: Bool, beat: Int64 = 0) -> UnsafeRawPointer {
+        let event = UnsafeMutablePointer<clap_event_transport_t>.allocate(capacity: 1)
+        var t = clap_event_transport_t()
+        t.header = clap_event_header_t(size: UInt32(MemoryLayout<clap_event_transport_t>.size), time: time, space_id: CLAP_CORE_EVENT_SPACE_ID, type: UInt16(CLAP_EVENT_TRANSPORT), flags: 0)
+        t.flags = CLAP_TRANSPORT_HAS_TEMPO.rawValue | (playing ? CLAP_TRANSPORT_IS_PLAYING.rawValue | CLAP_TRANSPORT_HAS_BEATS_TIMELINE.rawValue : 0)
+        t.tempo = 120
+        t.song_pos_beats = beat
+        event.initialize(to: t)
+        return UnsafeRawPointer(event)
+    }
+
+    /// Reading (e) at any rate: the fuzz target found the notes of a
+    /// sequencer replaced at a new sample rate left sounding.
+    @Test("a reactivation at another rate ends what sounded at the first frame of the next block; a block of 0 frames waits")
+    func newRateEndsNotes() {
+        let instance = clapNew(nil)!
+        defer { clapFree(instance) }
+        #expect(clapActivate(instance, 48000, 1, 4096))
+        let first = Self.block(instance, frames: 1000, [Self.transportEvent(0, playing: true)])
+        #expect(first == [MIDIEvent(offset: 0, status: 0x90, data1: 48, data2: 110)])  // the default pattern's first note
+        clapDeactivate(instance)
+        #expect(clapActivate(instance, 44100, 1, 4096))
+        #expect(Self.block(instance, frames: 0, [Self.transportEvent(0, playing: false)]).isEmpty)
+        #expect(Self.block(instance, frames: 64, [Self.transportEvent(0, playing: false)]) == [MIDIEvent(offset: 0, status: 0x80, data1: 48, data2: 0)])
+        #expect(Self.block(instance, frames: 64, []).isEmpty)
+    }
+}
