@@ -11,7 +11,9 @@ public enum TransportReading {
     /// The update a report `t` makes (§11.2): speed always; the tempo in the
     /// meter's beats when `CLAP_TRANSPORT_HAS_TEMPO` is set; with
     /// `CLAP_TRANSPORT_HAS_BEATS_TIMELINE`, the running `beat` from
-    /// `song_pos_beats` and `beatsPerBar`. Never a `frame` key, so never a floor report.
+    /// `song_pos_beats` and `beatsPerBar`; with either, the `beatUnit` those
+    /// beats are counted in (the meter's `d`, which MIDI clock needs: §12.1,
+    /// reading (s)). Never a `frame` key, so never a floor report.
     /// The beats are the host's fixed point values exactly for a power-of-two
     /// denominator (§11.3).
     @_noLocks
@@ -30,6 +32,7 @@ public enum TransportReading {
             update.beatsPerBar = Double(meter.numerator)
             update.beat = meter.beats(quarterFixedPoint: t.song_pos_beats)
         }
+        if update.beatsPerMinute != nil || update.beat != nil { update.beatUnit = Double(meter.denominator) }
         return update
     }
 }

@@ -37,7 +37,7 @@ struct TransportReadingTests {
         let t = Self.transport(bar: 2, offsetFixed: 3 * Self.quarter / 2, n: 6, d: 8, tempo: 90)
         #expect(t.bar_start == 6 * Self.quarter)
         let u = TransportReading.update(t)
-        #expect(u == PositionUpdate(speed: 1, beat: 15, beatsPerBar: 6, beatsPerMinute: 180))
+        #expect(u == PositionUpdate(speed: 1, beat: 15, beatsPerBar: 6, beatsPerMinute: 180, beatUnit: 8))
     }
 
     /// The same place as an LV2 host reports it (bar, barBeat, beatsPerBar,
@@ -67,7 +67,8 @@ struct TransportReadingTests {
                     speed: 1, bar: Double(bar), barBeat: barBeat, beatsPerBar: Double(n), beatsPerMinute: tempoQuarters * Double(d) / 4)
                 let clap = TransportReading.update(t)
                 let runningBeat = PositionUpdate(
-                    speed: 1, beat: Double(bar) * Double(n) + barBeat, beatsPerBar: Double(n), beatsPerMinute: tempoQuarters * Double(d) / 4)
+                    speed: 1, beat: Double(bar) * Double(n) + barBeat, beatsPerBar: Double(n), beatsPerMinute: tempoQuarters * Double(d) / 4,
+                    beatUnit: Double(d))
                 #expect(clap == runningBeat, "\(n)/\(d) bar \(bar) barBeat \(barBeat)")
 
                 var noBars = t
@@ -93,10 +94,10 @@ struct TransportReadingTests {
         let all = Self.transport(bar: 3, offsetFixed: Self.quarter, n: 3, d: 4, tempo: 100)
         var t = all
         t.flags &= ~CLAP_TRANSPORT_HAS_BEATS_TIMELINE.rawValue
-        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, beatsPerMinute: 100))
+        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, beatsPerMinute: 100, beatUnit: 4))
         t = all
         t.flags &= ~CLAP_TRANSPORT_HAS_TEMPO.rawValue
-        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, beat: 10, beatsPerBar: 3))
+        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, beat: 10, beatsPerBar: 3, beatUnit: 4))
         t = all
         t.flags |= CLAP_TRANSPORT_IS_WITHIN_PRE_ROLL.rawValue
         #expect(TransportReading.update(t).speed == 0)
@@ -106,7 +107,7 @@ struct TransportReadingTests {
         // Without a time signature (or with a 0 in it), reading (t): 4/4: quarter note 10 is beat 10.
         t = all
         t.flags &= ~CLAP_TRANSPORT_HAS_TIME_SIGNATURE.rawValue
-        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, beat: 10, beatsPerBar: 4, beatsPerMinute: 100))
+        #expect(TransportReading.update(t) == PositionUpdate(speed: 1, beat: 10, beatsPerBar: 4, beatsPerMinute: 100, beatUnit: 4))
         t = all
         t.tsig_denom = 0
         #expect(TransportReading.update(t).beatsPerBar == 4)
@@ -125,7 +126,7 @@ struct TransportReadingTests {
     @Test("reading (u): the bar fields are not read: Qtractor's bars from 1, Carla's bar_start in eighths, nonsense, the same beat")
     func barFieldsNotRead() {
         let t = Self.transport(bar: 1, offsetFixed: Self.quarter, n: 6, d: 8, tempo: 120)  // quarter note 4: beat 8 of 6/8
-        let expected = PositionUpdate(speed: 1, beat: 8, beatsPerBar: 6, beatsPerMinute: 240)
+        let expected = PositionUpdate(speed: 1, beat: 8, beatsPerBar: 6, beatsPerMinute: 240, beatUnit: 8)
         #expect(TransportReading.update(t) == expected)
         var qtractor = t
         qtractor.bar_number = 2  // Qtractor 0.9.31 counts bars from 1
