@@ -58,7 +58,7 @@ static const clap_plugin_note_ports_t note_ports = {note_ports_count, note_ports
 
 /* --- params: the LV2 plugin's control ports (timing contract §11.4; values in Parameters.swift) --- */
 
-#define PARAM_COUNT (TACTUS_CLAP_PARAM_MUTE_COUNT + 1)
+#define PARAM_COUNT (TACTUS_CLAP_PARAM_MUTE_COUNT + 2)
 
 static uint32_t params_count(const clap_plugin_t *plugin)
 {
@@ -80,10 +80,14 @@ static bool params_get_info(const clap_plugin_t *plugin, uint32_t index, clap_pa
         info->id = TACTUS_CLAP_PARAM_FIRST_MUTE + index;
         snprintf(info->name, sizeof info->name, "Mute lane %u", index + 1);
         snprintf(info->module, sizeof info->module, "Mutes");
-    } else {
+    } else if (index == TACTUS_CLAP_PARAM_MUTE_COUNT) {
         info->id = TACTUS_CLAP_PARAM_MIDI_THRU;
         snprintf(info->name, sizeof info->name, "MIDI thru");
         snprintf(info->module, sizeof info->module, "MIDI input");
+    } else {
+        info->id = TACTUS_CLAP_PARAM_CLOCK;
+        snprintf(info->name, sizeof info->name, "MIDI clock");
+        snprintf(info->module, sizeof info->module, "MIDI output");
     }
     return true;
 }
@@ -96,16 +100,17 @@ static bool params_get_value(const clap_plugin_t *plugin, clap_id id, double *va
 static bool params_known(clap_id id)
 {
     return (id >= TACTUS_CLAP_PARAM_FIRST_MUTE && id < TACTUS_CLAP_PARAM_FIRST_MUTE + TACTUS_CLAP_PARAM_MUTE_COUNT) ||
-           id == TACTUS_CLAP_PARAM_MIDI_THRU;
+           id == TACTUS_CLAP_PARAM_MIDI_THRU || id == TACTUS_CLAP_PARAM_CLOCK;
 }
 
-/* A mute reads "muted" or "plays", MIDI thru "on" or "off". */
+/* A mute reads "muted" or "plays", MIDI thru and MIDI clock "on" or "off". */
 static bool params_value_to_text(const clap_plugin_t *plugin, clap_id id, double value, char *text, uint32_t size)
 {
     (void)plugin;
     if (!params_known(id) || !text || size == 0) return false;
     bool on = value >= 0.5;
-    const char *word = id == TACTUS_CLAP_PARAM_MIDI_THRU ? (on ? "on" : "off") : (on ? "muted" : "plays");
+    bool is_mute = id != TACTUS_CLAP_PARAM_MIDI_THRU && id != TACTUS_CLAP_PARAM_CLOCK;
+    const char *word = is_mute ? (on ? "muted" : "plays") : (on ? "on" : "off");
     snprintf(text, size, "%s", word);
     return true;
 }

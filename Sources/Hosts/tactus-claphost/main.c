@@ -27,8 +27,8 @@
  * false), and it plays on what it had.
  *
  * Parameters (the params extension, timing contract §11.4): the host checks
- * the nine the plugin declares (mute1 ... mute8 as ids 3 to 10, midi_thru
- * 11: stepped, automatable, 0 to 1, default 0). --param FRAME:ID:VALUE
+ * the ten the plugin declares (mute1 ... mute8 as ids 3 to 10, midi_thru
+ * 11, clock 12: stepped, automatable, 0 to 1, default 0). --param FRAME:ID:VALUE
  * (repeatable, frames non-decreasing) sends a CLAP_EVENT_PARAM_VALUE at that
  * frame, in the block that holds it, after the block's transport; --flush
  * ID:VALUE (repeatable) gives one through params.flush before activation
@@ -63,7 +63,18 @@ static bool output_push(const clap_output_events_t *list, const clap_event_heade
         return false;
     }
     const clap_event_midi_t *midi = (const clap_event_midi_t *)event;
-    printf("%lld %02x %02x %02x\n", state->block_start + event->time, midi->data[0], midi->data[1], midi->data[2]);
+    /* A MIDI clock message (§12) is logged in its own length, as tactus render
+     * logs it: F8, FA, FB, FC alone (their unused data bytes must be 0), F2 in 3. */
+    uint8_t status = midi->data[0];
+    if (status >= 0xf8 || status == 0xf6) {
+        if (midi->data[1] != 0 || midi->data[2] != 0) {
+            state->bad_events++;
+            return false;
+        }
+        printf("%lld %02x\n", state->block_start + event->time, status);
+    } else {
+        printf("%lld %02x %02x %02x\n", state->block_start + event->time, midi->data[0], midi->data[1], midi->data[2]);
+    }
     return true;
 }
 
@@ -109,17 +120,17 @@ static int parse_param(const char *text, long long *frame, clap_event_param_valu
     return 1;
 }
 
-/* The params extension as the host reads it: nine parameters, as §11.4 lists them. */
+/* The params extension as the host reads it: ten parameters, as §11.4 lists them. */
 static int check_params(const clap_plugin_t *plugin)
 {
     const clap_plugin_params_t *params = plugin->get_extension(plugin, CLAP_EXT_PARAMS);
     if (!params) return fail("no params extension");
-    if (params->count(plugin) != 9) return fail("not nine parameters");
-    for (uint32_t i = 0; i < 9; i++) {
+    if (params->count(plugin) != 10) return fail("not ten parameters");
+    for (uint32_t i = 0; i < 10; i++) {
         clap_param_info_t info;
         if (!params->get_info(plugin, i, &info)) return fail("a parameter without info");
         char expected[32];
-        snprintf(expected, sizeof expected, i < 8 ? "Mute lane %u" : "MIDI thru", i + 1);
+        snprintf(expected, sizeof expected, i < 8 ? "Mute lane %u" : (i == 8 ? "MIDI thru" : "MIDI clock"), i + 1);
         if (info.id != 3 + i || strcmp(info.name, expected) != 0 || info.min_value != 0 || info.max_value != 1 ||
             info.default_value != 0 || !(info.flags & CLAP_PARAM_IS_STEPPED) || !(info.flags & CLAP_PARAM_IS_AUTOMATABLE))
             return fail("a parameter is not what the LV2 port is (id, name, range, default, stepped, automatable)");
@@ -130,7 +141,7 @@ static int check_params(const clap_plugin_t *plugin)
             return fail("a parameter's text does not read back");
     }
     double value;
-    if (params->get_value(plugin, 2, &value) || params->get_value(plugin, 12, &value)) return fail("a parameter id Tactus does not have has a value");
+    if (params->get_value(plugin, 2, &value) || params->get_value(plugin, 13, &value)) return fail("a parameter id Tactus does not have has a value");
     return 0;
 }
 
@@ -397,7 +408,7 @@ int main(int argc, char **argv)
     plugin->deactivate(plugin);
     plugin->destroy(plugin);
     entry->deinit();
-    if (state.bad_events) return fail("the plugin sent events other than CLAP_EVENT_MIDI");
+    if (state.bad_events) return fail("the plugin sent events other than CLAP_EVENT_MIDI (or a 1-byte message with data bytes)");
     if (rtcheck) {
         long allocations = tactus_rtcheck_hooks_allocations(), locks = tactus_rtcheck_hooks_locks();
         fprintf(stderr, "tactus-claphost: inside process(): %ld allocator calls, %ld lock calls\n", allocations, locks);

@@ -4,7 +4,7 @@ import Synchronization
 import TactusEngine
 
 /// The CLAP parameters (timing contract §11.4): the LV2 plugin's control
-/// ports, `mute1` ... `mute8` and `midi_thru`, with the LV2 port indices as
+/// ports, `mute1` ... `mute8`, `midi_thru` and `clock`, with the LV2 port indices as
 /// ids and the same values (0 to 1, stepped, on at 0.5 or above). Their
 /// names and flags are the C table of `Sources/C/CCLAPEntry/entry.c`; this
 /// is what the values mean and where they are kept.
@@ -14,21 +14,25 @@ package enum CLAPParameter {
     package static var muteCount: Int { Int(TACTUS_CLAP_PARAM_MUTE_COUNT) }
     /// `midi_thru`'s id.
     package static var midiThru: UInt32 { UInt32(TACTUS_CLAP_PARAM_MIDI_THRU) }
+    /// `clock`'s id (§12: MIDI clock on the note output).
+    package static var clock: UInt32 { UInt32(TACTUS_CLAP_PARAM_CLOCK) }
 
     /// The lanes' mute bits of a value set (bit i: lane i, as §7.6 counts).
     static var muteMask: UInt64 { (1 << UInt64(muteCount)) - 1 }
     /// `midi_thru`'s bit in a value set.
     static var thruBit: UInt64 { 1 << UInt64(muteCount) }
+    /// `clock`'s bit in a value set.
+    static var clockBit: UInt64 { 1 << UInt64(muteCount + 1) }
 
     /// The bit of the parameter `id`, or nil for an id Tactus does not have.
     @_noLocks
     static func bit(_ id: UInt32) -> UInt64? {
         if id >= firstMute, id < firstMute + UInt32(muteCount) { return 1 << UInt64(id - firstMute) }
-        return id == midiThru ? thruBit : nil
+        return id == midiThru ? thruBit : (id == clock ? clockBit : nil)
     }
 
     /// The LV2 symbol of each bit, from bit 0: the names a state saves.
-    static var symbols: [String] { ["mute1", "mute2", "mute3", "mute4", "mute5", "mute6", "mute7", "mute8", "midi_thru"] }
+    static var symbols: [String] { ["mute1", "mute2", "mute3", "mute4", "mute5", "mute6", "mute7", "mute8", "midi_thru", "clock"] }
 }
 
 /// The parameters' values as one set of bits (`CLAPParameter`), shared by

@@ -18,6 +18,8 @@ enum CLAPProcess {
         // sequencer at another rate) from the block's first frame.
         let mutes = controls.bits & CLAPParameter.muteMask
         if mutes != sequencer.pointee.renderer.parameterMutes { sequencer.pointee.apply(.laneMutes(mutes), atOffset: 0) }
+        // §12 by §11.4: the clock as flush, a state load or the last block left it, from the first frame.
+        sequencer.pointee.setMIDIClock(enabled: controls.bits & CLAPParameter.clockBit != 0)
         if let transport = process.pointee.transport {
             _ = sequencer.pointee.apply(TransportReading.update(transport.pointee), atOffset: 0)
         }
@@ -38,9 +40,12 @@ enum CLAPProcess {
         midi.port_index = 0
         // First what a sequencer replaced at another rate owed (reading (e)).
         owed.send(frameCount: frameCount, to: output, using: &midi)
+        // Notes and, with `clock` on, the clock's messages: a 1-byte message
+        // (F8, FA, FB, FC) with data[1] and data[2] 0, a Song Position Pointer's 3 bytes.
         for e in sequencer.pointee.events {
             midi.header.time = UInt32(truncatingIfNeeded: e.offset)
-            midi.data = (e.status, e.data1, e.data2)
+            let length = e.byteCount
+            midi.data = (e.status, length > 1 ? e.data1 : 0, length > 2 ? e.data2 : 0)
             let pushed = withUnsafePointer(to: &midi) { event in
                 event.withMemoryRebound(to: clap_event_header_t.self, capacity: 1) { tactus_clap_output_push(output, $0) }
             }
@@ -69,9 +74,13 @@ enum CLAPProcess {
             let thru = controls.bits & CLAPParameter.thruBit != 0
             withUnsafeBytes(of: raw.load(as: clap_event_midi_t.self).data) { _ = sequencer.pointee.receiveMIDI($0, thru: thru, atOffset: offset) }
         case CLAP_EVENT_PARAM_VALUE:
-            // §11.4: a mute at this frame; midi_thru for the MIDI events after it.
-            if let bit = controls.take(event), bit & CLAPParameter.muteMask != 0 {
-                sequencer.pointee.apply(.laneMutes(controls.bits & CLAPParameter.muteMask), atOffset: offset)
+            // §11.4: a mute or the clock at this frame; midi_thru for the MIDI events after it.
+            if let bit = controls.take(event) {
+                if bit & CLAPParameter.muteMask != 0 {
+                    sequencer.pointee.apply(.laneMutes(controls.bits & CLAPParameter.muteMask), atOffset: offset)
+                } else if bit == CLAPParameter.clockBit {
+                    sequencer.pointee.setMIDIClock(enabled: controls.bits & bit != 0, atOffset: offset)
+                }
             }
         default:
             break

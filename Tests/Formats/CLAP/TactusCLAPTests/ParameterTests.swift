@@ -92,18 +92,43 @@ struct ParameterTests {
         #expect(clapActivate(instance, 48000, 1, 4096))
         let thru = CLAPParameter.midiThru
         _ = Self.block(instance, frames: 64, [
-            Self.param(0, 2, 1), Self.param(0, 12, 1), Self.param(0, thru, 1, space: 7), Self.param(0, thru, 1, short: true),
+            Self.param(0, 2, 1), Self.param(0, 13, 1), Self.param(0, thru, 1, space: 7), Self.param(0, thru, 1, short: true),
             Self.param(0, 3, 0.5), Self.param(0, 4, .nan), Self.param(9999, 10, 1),
         ])
         var values: [Double] = []
-        for id in UInt32(3)...11 {
+        for id in UInt32(3)...12 {
             var value = -1.0
             #expect(clapParamValue(instance, id, &value))
             values.append(value)
         }
-        #expect(values == [1, 0, 0, 0, 0, 0, 0, 1, 0])
+        #expect(values == [1, 0, 0, 0, 0, 0, 0, 1, 0, 0])
         var value = 0.0
-        #expect(!clapParamValue(instance, 2, &value) && !clapParamValue(instance, 12, &value))
+        #expect(!clapParamValue(instance, 2, &value) && !clapParamValue(instance, 13, &value))
+    }
+
+    /// §11.4, §12.8 at an event's frame: 48 kHz, 120 quarter notes a minute, a clock every 1000 frames.
+    @Test("the clock parameter: on while rolling, SPP and Continue at its frame, then the clocks; off, Stop at its frame; 1-byte messages with data 0")
+    func clockAtItsFrame() {
+        let instance = clapNew(nil)!
+        defer { clapFree(instance) }
+        #expect(clapActivate(instance, 48000, 1, 8192))
+        let clock = CLAPParameter.clock
+        // Stopped: turned on, it waits for the start.
+        #expect(Self.block(instance, frames: 64, [Self.transportEvent(0, playing: false), Self.param(10, clock, 1)]).isEmpty)
+        #expect(Self.block(instance, frames: 64, [Self.transportEvent(0, playing: false), Self.param(10, clock, 0)]).isEmpty)
+        // Rolling from beat 0, turned on at frame 100 (quarter note 1/240): sixteenth 1, Continue, clock 6 at 6000.
+        let on = Self.block(instance, frames: 8000, [Self.transportEvent(0, playing: true), Self.param(100, clock, 1)])
+        #expect(on.filter { $0.status >= 0xF0 } == [
+            MIDIEvent(offset: 100, status: 0xF2, data1: 1, data2: 0), MIDIEvent(offset: 100, status: 0xFB, data1: 0, data2: 0),
+            MIDIEvent(offset: 6000, status: 0xF8, data1: 0, data2: 0), MIDIEvent(offset: 7000, status: 0xF8, data1: 0, data2: 0),
+        ])
+        var value = 0.0
+        #expect(clapParamValue(instance, clock, &value) && value == 1)
+        // Turned off at frame 8500: the clock of 8000, then Stop at 8500 and nothing more.
+        let off = Self.block(instance, frames: 4000, [Self.param(500, clock, 0)])
+        #expect(off.filter { $0.status >= 0xF0 } == [
+            MIDIEvent(offset: 0, status: 0xF8, data1: 0, data2: 0), MIDIEvent(offset: 500, status: 0xFC, data1: 0, data2: 0),
+        ])
     }
 }
 

@@ -17,7 +17,9 @@ import Testing
 /// beat in both formats: the sessions run at 32,768 or 65,536 Hz, at tempi
 /// whose beat a frame is a power-of-two fraction, with locates and loops on
 /// such beats, so every beat the host reports is CLAP's fixed point exactly
-/// (§11.3) and nothing but the format differs.
+/// (§11.3) and nothing but the format differs. With the `clock` parameter
+/// on (§11.4, §12), the MIDI clock too, against `tactus render --clock`; and
+/// the parameter toggled inside blocks acts at its event's frame.
 @Suite("CLAP process() on transport scripts, against tactus render")
 struct ScriptSessionTests {
     /// The pattern of a session: the demo, and three lanes of version 2.
@@ -104,7 +106,11 @@ struct ScriptSessionTests {
     }
 
     /// The script through process(): the log, or why the script cannot be played this way.
-    static func clapLog(script: TransportScript, rate: Double, blocks: BlockPlan, pattern: [UInt8]) throws -> [LoggedEvent] {
+    /// `clock`: the `clock` parameter's events (§11.4, §12), as (frame, on), frames non-decreasing; each goes to the block
+    /// that holds it, after the block's other input events at its frame.
+    static func clapLog(
+        script: TransportScript, rate: Double, blocks: BlockPlan, pattern: [UInt8], clock: [(frame: Int64, on: Bool)] = []
+    ) throws -> [LoggedEvent] {
         let instance = try #require(clapNew(nil))
         defer { clapFree(instance) }
         var state = Array("tactus-clap-state 1\npattern \(pattern.count)\n".utf8) + pattern + Array("\n".utf8)
@@ -139,7 +145,13 @@ struct ScriptSessionTests {
             try_push: { list, header in
                 let lists = Unmanaged<Lists>.fromOpaque(list!.pointee.ctx!).takeUnretainedValue()
                 let midi = UnsafeRawPointer(header!).load(as: clap_event_midi_t.self)
-                lists.output.append(LoggedEvent(frame: lists.blockStart + Int64(header!.pointee.time), bytes: [midi.data.0, midi.data.1, midi.data.2]))
+                var bytes = [midi.data.0, midi.data.1, midi.data.2]
+                // §12: a 1-byte clock message with its data bytes 0, logged alone as tactus render logs it.
+                if midi.data.0 >= 0xF8 {
+                    #expect(midi.data.1 == 0 && midi.data.2 == 0, "\(midi.data)")
+                    bytes = [midi.data.0]
+                }
+                lists.output.append(LoggedEvent(frame: lists.blockStart + Int64(header!.pointee.time), bytes: bytes))
                 return true
             })
 
@@ -147,6 +159,7 @@ struct ScriptSessionTests {
         var host = HostSimulator(script: script, sampleRate: rate)
         var sizes = blocks.makeIterator()
         var start: Int64 = 0
+        var clockChanges = clock[...]
         while start < script.endFrame {
             let size = Int(min(Int64(sizes.next()), script.endFrame - start))
             lists.clear()
@@ -170,6 +183,12 @@ struct ScriptSessionTests {
                                 size: UInt32(MemoryLayout<clap_event_midi_t>.size), time: UInt32(timed.offset), space_id: CLAP_CORE_EVENT_SPACE_ID,
                                 type: UInt16(CLAP_EVENT_MIDI), flags: 0),
                             port_index: 0, data: (bytes[0], bytes[1], bytes[2])))
+                    case .thru(let on):
+                        lists.add(clap_event_param_value_t(
+                            header: clap_event_header_t(
+                                size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: UInt32(timed.offset),
+                                space_id: CLAP_CORE_EVENT_SPACE_ID, type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
+                            param_id: CLAPParameter.midiThru, cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1, value: on ? 1 : 0))
                     case .laneMutes(let bits):
                         for lane in 0..<8 {
                             lists.add(clap_event_param_value_t(
@@ -183,6 +202,21 @@ struct ScriptSessionTests {
                         throw Unplayable(description: "a pattern edit or question (not a CLAP host's)")
                     }
                 }
+            }
+            // The clock's events, after the others at their frames (the list stays in time order, as CLAP asks).
+            while let change = clockChanges.first, change.frame < start + Int64(size) {
+                clockChanges = clockChanges.dropFirst()
+                let time = UInt32(max(0, change.frame - start))
+                let at = lists.input.firstIndex { $0.load(as: clap_event_header_t.self).time > time } ?? lists.input.count
+                let p = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<clap_event_param_value_t>.size, alignment: 8)
+                p.storeBytes(
+                    of: clap_event_param_value_t(
+                        header: clap_event_header_t(
+                            size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: time, space_id: CLAP_CORE_EVENT_SPACE_ID,
+                            type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
+                        param_id: CLAPParameter.clock, cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1, value: change.on ? 1 : 0),
+                    as: clap_event_param_value_t.self)
+                lists.input.insert(p, at: at)
             }
             var process = clap_process_t()
             process.steady_time = start
@@ -204,29 +238,38 @@ struct ScriptSessionTests {
     }
 
     /// `tactus render` of the script (the engine as the LV2 plugin runs it), in-process.
-    static func renderLog(script: TransportScript, rate: Double, blocks: BlockPlan, pattern: [UInt8]) throws -> [LoggedEvent] {
+    /// With `clock`, `tactus render --clock`.
+    static func renderLog(script: TransportScript, rate: Double, blocks: BlockPlan, pattern: [UInt8], clock: Bool = false) throws -> [LoggedEvent] {
         let parsed = try PatternParser.parse(bytes: pattern)
         var log: [LoggedEvent] = []
-        _ = OfflineRender(script: script, sampleRate: rate, blocks: blocks).run(
+        var render = OfflineRender(script: script, sampleRate: rate, blocks: blocks)
+        render.midiClock = clock
+        _ = render.run(
             pattern: parsed, patternText: pattern, loadPattern: { _ in .failure(PatternLoadError("no edits here")) },
             onBlock: { events, _ in log += events })
         return log
     }
 
-    @Test("60 random sessions (tempo and meter changes, stops, locates, loops, all notes off, mutes), random blocks: tactus render's log")
-    func randomSessions() throws {
+    /// With `clock`, §12 through the clock parameter: on from frame 0 (an event in the first block), against `tactus render --clock`.
+    @Test(
+        "60 random sessions (tempo and meter changes, stops, locates, loops, all notes off, mutes), random blocks: tactus render's log",
+        arguments: [false, true])
+    func randomSessions(clock: Bool) throws {
         var events = 0
+        var clocks = 0
         for seed in UInt64(1)...60 {
             let (text, rate) = Self.randomScript(seed: seed)
             let script = try TransportScript(parsing: text)
             let blocks = try BlockPlan(parsing: "random:1-\(seed % 3 == 0 ? 64 : 4096)@\(seed)")
             let pattern = Array(Self.patterns[Int(seed % 2)].utf8)
-            let clap = try Self.clapLog(script: script, rate: rate, blocks: blocks, pattern: pattern)
-            let render = try Self.renderLog(script: script, rate: rate, blocks: blocks, pattern: pattern)
-            #expect(clap == render, "seed \(seed): \(clap.count) events against \(render.count)\n\(text)")
+            let clap = try Self.clapLog(script: script, rate: rate, blocks: blocks, pattern: pattern, clock: clock ? [(0, true)] : [])
+            let render = try Self.renderLog(script: script, rate: rate, blocks: blocks, pattern: pattern, clock: clock)
+            #expect(clap == render, "seed \(seed), clock \(clock): \(clap.count) events against \(render.count)\n\(text)")
             events += render.count
+            clocks += render.count { $0.bytes == [0xF8] }
         }
         #expect(events > 1000)
+        #expect(clock ? clocks > 10000 : clocks == 0)
     }
 
     @Test("examples/demo.transport's shape (a tempo change, a loop across it) at 32,768 Hz in blocks of 1 to 8192: tactus render's log")
@@ -254,6 +297,38 @@ struct ScriptSessionTests {
             let render = try Self.renderLog(script: script, rate: 32768, blocks: blocks, pattern: pattern)
             #expect(!render.isEmpty)
             #expect(clap == render, "blocks \(spec): \(clap.count) events against \(render.count)")
+        }
+    }
+
+    @Test("§11.4: the clock parameter acts at its event's frame: toggled inside blocks of any size, the log of blocks cut at each toggle")
+    func clockToggledInsideBlocks() throws {
+        for seed in UInt64(201)...215 {
+            let (text, rate) = Self.randomScript(seed: seed)
+            let script = try TransportScript(parsing: text)
+            var rng = SplitMix64(seed: seed)
+            var frame: Int64 = 0
+            var toggles: [(frame: Int64, on: Bool)] = []
+            for i in 0..<6 {
+                frame += Int64(1 + rng.next() % UInt64(rate))
+                toggles.append((frame, i % 2 == 0))
+            }
+            let pattern = Array(Self.patterns[Int(seed % 2)].utf8)
+            // The reference starts a block at every toggle, so that each acts at a block's first frame.
+            // (Blocks of at most 8192 frames, the most the plugin is activated for.)
+            var cuts: [Int] = []
+            var cut: Int64 = 0
+            for toggle in toggles {
+                var gap = Int(toggle.frame - cut)
+                while gap > 8192 { cuts.append(8192); gap -= 8192 }
+                cuts.append(gap)
+                cut = toggle.frame
+            }
+            let reference = try Self.clapLog(script: script, rate: rate, blocks: .cycle(cuts + [8192]), pattern: pattern, clock: toggles)
+            #expect(reference.contains { $0.bytes == [0xF8] })
+            for spec in ["4096", "random:1-4096@\(seed)", "random:1-64@\(seed)"] {
+                let clap = try Self.clapLog(script: script, rate: rate, blocks: BlockPlan(parsing: spec), pattern: pattern, clock: toggles)
+                #expect(clap == reference, "seed \(seed), blocks \(spec): \(clap.count) events against \(reference.count)\n\(text)")
+            }
         }
     }
 }
