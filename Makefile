@@ -1,13 +1,16 @@
 # Tactus: sample-accurate MIDI pattern sequencer, as an LV2 plugin and a command line.
 #
-#   make               the plugin bundle (plugin.lv2/tactus.so, its editor tactus_ui.so) and the command line
+#   make               the plugin bundle (plugin.lv2/tactus.so, its editor tactus_ui.so), the CLAP plugin
+#                      (.build/clap/tactus.clap) and the command line
 #   make test          every test (installs what a fresh Debian machine lacks)
 #   make demo          Tactus in jalv on a private JACK server, recorded and checked against tactus render
 #   make demo-offline  render the demo pattern over a transport with a tempo change and a loop
-#   make install       the bundle into ~/.lv2 and tactus into ~/.local/bin, or into
-#                      $(DESTDIR)$(PREFIX)/lib/lv2 and $(DESTDIR)$(PREFIX)/bin when PREFIX is given
+#   make install       the bundle into ~/.lv2, tactus.clap into ~/.clap and tactus into ~/.local/bin, or into
+#                      $(DESTDIR)$(PREFIX)/lib/lv2, lib/clap and bin when PREFIX is given; make uninstall
 #   make cli-test      the command line as a person meets it (Tests/CommandLine/cli-test)
 #   make nsm-test      tactus jack under a session manager: an NSM stand-in (python3-liblo) on a JACK dummy server
+#   make clap          the CLAP plugin alone, .build/clap/tactus.clap (CLAP_PATH=.build/clap finds it)
+#   make clap-test     tactus.clap in the project's CLAP host against tactus render (Tests/Formats/CLAP/clap-test)
 #   make bounce-test   tactus bounce as a person meets it (Tests/CommandLine/bounce-test)
 #   make readme-test   README.md against the program: its commands' output, synopsis, packages, counts (scripts/readme-check)
 #   make editor-test   the pattern editor in the project's test host under Xvfb: messages, pixels, X input, a monkey, valgrind
@@ -15,8 +18,8 @@
 #   make host-test     Tactus live in Ardour 7 (headless), jalv on JACK and Qtractor (Xvfb), recorded and replayed;
 #                      and in Carla when TACTUS_CARLA_DIR names a Carla build (docs/hosts.md)
 #   make bench         benchmarks against x42 stepseq, QMidiArp and the seed algorithm; rewrites BENCHMARKS.md
-#   make fuzz          the five libFuzzer targets (run(), the pattern parser, restore(), the MIDI file reader,
-#                      the editor's PatternSync), 10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
+#   make fuzz          the six libFuzzer targets (run(), the pattern parser, restore(), the MIDI file reader,
+#                      the editor's PatternSync, the CLAP plugin's process()), 10 minutes each (FUZZ_SECONDS, FUZZ_RUNS); docs/robustness.md
 #   make soak          24 simulated hours at 96 kHz against the reference model (SOAK_HOURS)
 #   make test-asan     every test under the address sanitizer; make test-tsan, the thread sanitizer
 
@@ -27,24 +30,27 @@ PREFIX     ?=
 DESTDIR    ?=
 BUILD_DIR  := .build/$(CONFIG)
 LV2_PATH_LOCAL := $(CURDIR)/.build/lv2
+CLAP_PATH_LOCAL := $(CURDIR)/.build/clap
 # What building needs (the plugin, tactus), what the tests and the demo add.
 # scripts/install-deps names them under other distributions' names too, and
 # goes on when their headers and tools are present without dpkg.
-BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev liblilv-dev libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont libx11-dev libcairo2-dev
+BUILD_PACKAGES := build-essential pkg-config lv2-dev libjack-jackd2-dev libedit-dev liblilv-dev libfluidsynth-dev libsndfile1-dev timgm6mb-soundfont libx11-dev libcairo2-dev dpf-source
 TEST_PACKAGES  := liblilv-dev lilv-utils sordi jackd2 jalv python3 python3-mido python3-liblo liblo-tools openttd-openmsx planetblupi-music-midi ardour-lv2-plugins
 DEMO_PACKAGES  := jackd2 jalv
 ifeq ($(PREFIX),)
 LV2_INSTALL_DIR := $(DESTDIR)$(HOME)/.lv2
+CLAP_INSTALL_DIR := $(DESTDIR)$(HOME)/.clap
 BIN_INSTALL_DIR := $(DESTDIR)$(HOME)/.local/bin
 else
 LV2_INSTALL_DIR := $(DESTDIR)$(PREFIX)/lib/lv2
+CLAP_INSTALL_DIR := $(DESTDIR)$(PREFIX)/lib/clap
 BIN_INSTALL_DIR := $(DESTDIR)$(PREFIX)/bin
 endif
 
-.PHONY: fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
+.PHONY: clap clap-test fuzz fuzz-build fuzz-smoke soak test-asan test-tsan bench host-test host-test-if-possible tools demo-offline all deps plugin cli validate load-without-swift embedded-check test test-unit test-long demo install uninstall clean
 .PHONY: nolocks-check deps-test deps-demo cli-test nsm-test cli-without-swift bounce-test readme-test editor-test
 
-all: plugin cli
+all: plugin clap cli
 
 deps:
 	@scripts/install-deps $(BUILD_PACKAGES)
@@ -77,7 +83,8 @@ cli: deps
 EMBEDDED_DIR    := .build/embedded
 EMBEDDED_SWIFTC := $(SWIFT)c -swift-version 6 -O -g -parse-as-library -wmo -enable-experimental-feature Embedded \
     -Xfrontend -disable-stack-protector -Xfrontend -function-sections -Xcc -fPIC -package-name tactus \
-    -I $(EMBEDDED_DIR) -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include -I Sources/C/CLV2UI/include
+    -I $(EMBEDDED_DIR) -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include -I Sources/C/CLV2UI/include \
+    -I Sources/C/CCLAP/include -I Sources/C/CCLAPEntry/include
 EMBEDDED_CC     := clang -O2 -g -fPIC -I Sources/C/CLV2/include
 
 # $(call EMBEDDED_MODULE,NAME,FOLDER,IMPORTED MODULES)
@@ -95,6 +102,7 @@ $(eval $(call EMBEDDED_MODULE,TactusModel,Sources/Model/TactusModel,TactusEngine
 $(eval $(call EMBEDDED_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,TactusEngine TactusModel))
 $(eval $(call EMBEDDED_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,LV2Atoms TactusEngine TactusModel))
 $(eval $(call EMBEDDED_MODULE,TactusUI,Sources/Formats/LV2/TactusUI,LV2Atoms TactusEngine TactusModel TactusEditorModel))
+$(eval $(call EMBEDDED_MODULE,TactusCLAP,Sources/Formats/CLAP/TactusCLAP,TactusEngine TactusModel))
 
 $(EMBEDDED_DIR)/clv2-shim.c.o: Sources/C/CLV2/shim.c $(wildcard Sources/C/CLV2/include/*.h)
 	@mkdir -p $(EMBEDDED_DIR)
@@ -106,6 +114,10 @@ $(EMBEDDED_DIR)/clv2ui-descriptor.c.o: Sources/C/CLV2UI/descriptor.c $(wildcard 
 	@mkdir -p $(EMBEDDED_DIR)
 	$(BUILD_GATE) $(EMBEDDED_CC) -I Sources/C/CLV2UI/include -c $< -o $@
 
+$(EMBEDDED_DIR)/cclap-entry.c.o: Sources/C/CCLAPEntry/entry.c $(wildcard Sources/C/CCLAP*/include/*.h)
+	@mkdir -p $(EMBEDDED_DIR)
+	$(BUILD_GATE) $(EMBEDDED_CC) -I Sources/C/CCLAP/include -I Sources/C/CCLAPEntry/include -c $< -o $@
+
 EMBEDDED_LINK := $(SWIFT)c -emit-library -enable-experimental-feature Embedded -g -Xlinker --gc-sections
 
 PLUGIN_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,LV2Atoms.o TactusEngine.o TactusModel.o TactusLV2.o clv2-shim.c.o clv2-descriptor.c.o)
@@ -116,6 +128,20 @@ EDITOR_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,LV2Atoms.o TactusEngine.o TactusM
 $(EMBEDDED_DIR)/tactus_ui.so: $(EDITOR_OBJECTS) Sources/Formats/LV2/TactusUI/exports.map
 	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(EDITOR_OBJECTS) -lX11 -lcairo -lm \
 	    -Xlinker --version-script=Sources/Formats/LV2/TactusUI/exports.map -Xlinker -z -Xlinker defs
+
+# The CLAP plugin (issue 31, in progress): libc alone, exporting clap_entry.
+CLAP_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,TactusEngine.o TactusModel.o TactusCLAP.o cclap-entry.c.o)
+$(EMBEDDED_DIR)/tactus.clap: $(CLAP_OBJECTS) Sources/Formats/CLAP/TactusCLAP/exports.map
+	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(CLAP_OBJECTS) -Xlinker --version-script=Sources/Formats/CLAP/TactusCLAP/exports.map
+
+# Built, checked (libc alone, clap_entry alone), and put in .build/clap (a CLAP_PATH folder of its own).
+clap: deps $(EMBEDDED_DIR)/tactus.clap
+	@deps=$$(ldd $(EMBEDDED_DIR)/tactus.clap | grep -v -e 'linux-vdso' -e 'libc.so' -e 'ld-linux' || true); \
+	    [ -z "$$deps" ] || { echo "tactus: tactus.clap needs more than libc: $$deps"; exit 1; }
+	@exports=$$(nm -D --defined-only $(EMBEDDED_DIR)/tactus.clap | awk '$$2 ~ /[A-Z]/ {print $$3}' | tr '\n' ' '); \
+	    [ "$$exports" = "clap_entry " ] || { echo "tactus: tactus.clap exports $$exports"; exit 1; }
+	@mkdir -p $(CLAP_PATH_LOCAL) && cp $(EMBEDDED_DIR)/tactus.clap $(CLAP_PATH_LOCAL)/tactus.clap
+	@echo "tactus: built .build/clap/tactus.clap (libc only, exports clap_entry only; CLAP_PATH=$(CLAP_PATH_LOCAL) finds it)"
 
 plugin: deps $(EMBEDDED_DIR)/tactus.so $(EMBEDDED_DIR)/tactus_ui.so
 	cp $(EMBEDDED_DIR)/tactus.so plugin.lv2/tactus.so
@@ -156,6 +182,12 @@ load-without-swift: plugin deps-test
 TACTUS_SIZE_LIMIT := 20000000
 cli-without-swift: cli
 	@rm -rf .build/install-check && $(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/.build/install-check > /dev/null
+	@for f in lib/lv2/tactus.lv2/tactus.so lib/lv2/tactus.lv2/manifest.ttl lib/clap/tactus.clap bin/tactus; do \
+	    [ -f .build/install-check/usr/$$f ] || { echo "tactus: make install did not install $$f"; exit 1; }; done
+	@rm -rf .build/uninstall-check && cp -a .build/install-check .build/uninstall-check && $(MAKE) --no-print-directory uninstall PREFIX=/usr DESTDIR=$(CURDIR)/.build/uninstall-check > /dev/null && \
+	    left=$$(find .build/uninstall-check -type f | sed 's|^.build/uninstall-check||') && rm -rf .build/uninstall-check && \
+	    { [ -z "$$left" ] || { echo "tactus: make uninstall left $$left"; exit 1; }; }
+	@echo "tactus: make install put tactus.lv2, tactus.clap and tactus in lib/lv2, lib/clap and bin of PREFIX; make uninstall took them away"
 	@echo "tactus: tactus needs: $$(readelf -d .build/install-check/usr/bin/tactus | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')($$(ldd .build/install-check/usr/bin/tactus | grep -c '=>') libraries in all)"
 	@if ldd .build/install-check/usr/bin/tactus | grep -q libswift; then echo "tactus: the installed tactus needs the Swift runtime"; exit 1; fi
 	@size=$$(stat -c %s .build/install-check/usr/bin/tactus); echo "tactus: the installed tactus is $$size bytes, stripped"; \
@@ -174,6 +206,14 @@ test-unit:
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --build-tests
 	$(BUILD_GATE) $(SWIFT) test -c $(CONFIG) --skip-build --disable-xctest
 
+# The CLAP plugin through the project's CLAP host, against tactus render (Tests/Formats/CLAP/clap-test).
+clap-test: clap
+	@scripts/install-deps qtractor || echo "tactus: qtractor cannot be installed: its scan check is skipped"
+	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus
+	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus-claphost
+	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product TactusRTCheck
+	@BUILD=$(BUILD_DIR) CLAP=$(EMBEDDED_DIR)/tactus.clap Tests/Formats/CLAP/clap-test
+
 # The command line as a person meets it: messages, exit statuses, a full disk, the prompt.
 cli-test: tools deps-test
 	@BUILD=$(BUILD_DIR) Tests/CommandLine/cli-test
@@ -190,7 +230,7 @@ nsm-test: tools deps-test
 # XCTest's "Executed 0 tests". A plain make does not (a newer compiler's
 # deprecation must not stop a user's build).
 test: BUILD_GATE := scripts/no-warnings
-test: deps deps-test nolocks-check plugin validate load-without-swift cli-without-swift test-unit cli-test nsm-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
+test: deps deps-test nolocks-check plugin validate load-without-swift cli-without-swift test-unit cli-test nsm-test clap-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
 # The engine's rule (docs/architecture.md): every public entry point of
@@ -274,19 +314,22 @@ bench:
 # toolchain on root's PATH.
 install:
 	@[ -f plugin.lv2/tactus.so ] && [ -f plugin.lv2/tactus_ui.so ] || $(MAKE) plugin
+	@[ -f $(CLAP_PATH_LOCAL)/tactus.clap ] || $(MAKE) clap
 	@if [ ! -x $(BUILD_DIR)/tactus ] || ldd $(BUILD_DIR)/tactus | grep -q libswiftCore; then $(MAKE) cli; fi
 	install -d $(LV2_INSTALL_DIR)/tactus.lv2
 	install -m 644 plugin.lv2/manifest.ttl plugin.lv2/tactus.ttl plugin.lv2/presets.ttl plugin.lv2/editor.ttl $(LV2_INSTALL_DIR)/tactus.lv2/
 	install -m 755 plugin.lv2/tactus.so plugin.lv2/tactus_ui.so $(LV2_INSTALL_DIR)/tactus.lv2/
+	install -d $(CLAP_INSTALL_DIR)
+	install -m 755 $(CLAP_PATH_LOCAL)/tactus.clap $(CLAP_INSTALL_DIR)/tactus.clap
 	install -d $(BIN_INSTALL_DIR)
 	install -m 755 -s $(BUILD_DIR)/tactus $(BIN_INSTALL_DIR)/tactus
 	ln -sf tactus $(BIN_INSTALL_DIR)/tactus-jack
-	@echo "tactus: installed $(LV2_INSTALL_DIR)/tactus.lv2 and $(BIN_INSTALL_DIR)/tactus (and tactus-jack, for session managers)"
+	@echo "tactus: installed $(LV2_INSTALL_DIR)/tactus.lv2, $(CLAP_INSTALL_DIR)/tactus.clap, $(BIN_INSTALL_DIR)/tactus (and tactus-jack, for session managers)"
 	@case ":$$PATH:" in *":$(patsubst $(DESTDIR)%,%,$(BIN_INSTALL_DIR)):"*) ;; \
 	    *) [ -n "$(DESTDIR)" ] || echo "tactus: $(BIN_INSTALL_DIR) is not on your PATH; add it, or run $(BIN_INSTALL_DIR)/tactus" ;; esac
 
 uninstall:
-	rm -rf $(LV2_INSTALL_DIR)/tactus.lv2 $(BIN_INSTALL_DIR)/tactus $(BIN_INSTALL_DIR)/tactus-jack
+	rm -rf $(LV2_INSTALL_DIR)/tactus.lv2 $(CLAP_INSTALL_DIR)/tactus.clap $(BIN_INSTALL_DIR)/tactus $(BIN_INSTALL_DIR)/tactus-jack
 
 clean:
 	rm -rf .build plugin.lv2/tactus.so plugin.lv2/tactus_ui.so
@@ -297,7 +340,7 @@ clean:
 # with an in-process host (Sources/Hosts/InProcessHost). The fuzzers are built
 # with swiftc, not SwiftPM, because libFuzzer brings its own main. Coverage is
 # recorded in the plugin's modules only (the atom codec, the engine, the model,
-# the editor's model, the LV2 glue), as edge counters: the comparison tracing that -sanitize=fuzzer adds
+# the editor's model, the LV2 and CLAP glue), as edge counters: the comparison tracing that -sanitize=fuzzer adds
 # cost 2.5 times the executions in the renderer's inner loop, and the targets
 # build their structured values themselves (the parser has a dictionary). The
 # fuzz targets' own checks (Fuzz/Targets) are built with ASan alone.
@@ -315,15 +358,16 @@ FUZZ_SAN     := -sanitize=fuzzer
 FUZZ_CSAN    :=
 FUZZ_LINK    := -sanitize=fuzzer
 endif
-FUZZ_TARGETS := plugin-run pattern-parser state-restore smf-reader editor-sync
+FUZZ_TARGETS := plugin-run pattern-parser state-restore smf-reader editor-sync clap-process
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS    ?= 10000000
 FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -package-name tactus -I $(FUZZ_DIR) \
-    -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include -I Sources/C/CInProcessHost/include
+    -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include -I Sources/C/CInProcessHost/include \
+    -I Sources/C/CCLAP/include -I Sources/C/CCLAPEntry/include
 FUZZ_COVERAGE := -sanitize-coverage=edge,inline-8bit-counters,pc-table
 
 # (Kept: make would delete these as intermediates of the pattern rule below.)
-.SECONDARY: $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o
+.SECONDARY: $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/cclap-entry.o
 
 $(FUZZ_DIR)/clv2-shim.o: Sources/C/CLV2/shim.c Sources/C/CLV2/include/CLV2.h
 	@mkdir -p $(FUZZ_DIR)
@@ -334,6 +378,11 @@ $(FUZZ_DIR)/clv2-descriptor.o: Sources/C/CLV2Descriptor/descriptor.c Sources/C/C
 	@mkdir -p $(FUZZ_DIR)
 	@echo "tactus: fuzz: $(@F)"
 	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include $< -o $@
+
+$(FUZZ_DIR)/cclap-entry.o: Sources/C/CCLAPEntry/entry.c $(wildcard Sources/C/CCLAP*/include/*.h)
+	@mkdir -p $(FUZZ_DIR)
+	@echo "tactus: fuzz: $(@F)"
+	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CCLAP/include -I Sources/C/CCLAPEntry/include $< -o $@
 
 $(FUZZ_DIR)/log_capture.o: Sources/C/CInProcessHost/log_capture.c Sources/C/CInProcessHost/include/CInProcessHost.h
 	@mkdir -p $(FUZZ_DIR)
@@ -354,16 +403,17 @@ $(eval $(call FUZZ_MODULE,TactusEngine,Sources/Engine,,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusModel,Sources/Model/TactusModel,TactusEngine,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,TactusEngine TactusModel,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,LV2Atoms TactusEngine TactusModel,$(FUZZ_COVERAGE)))
+$(eval $(call FUZZ_MODULE,TactusCLAP,Sources/Formats/CLAP/TactusCLAP,TactusEngine TactusModel,$(FUZZ_COVERAGE)))
 # The host's side and the targets' own checks, without coverage: the fuzzers steer the plugin, not the host.
 $(eval $(call FUZZ_MODULE,TactusOffline,Sources/Tools/TactusOffline,TactusEngine TactusModel,))
 $(eval $(call FUZZ_MODULE,LV2HostKit,Sources/Hosts/LV2HostKit,LV2Atoms TactusOffline,))
 $(eval $(call FUZZ_MODULE,TactusInProcessHost,Sources/Hosts/InProcessHost,LV2HostKit TactusLV2,))
-$(eval $(call FUZZ_MODULE,TactusFuzzTargets,Fuzz/Targets,TactusInProcessHost TactusEditorModel,))
-FUZZ_MODULES := LV2Atoms TactusEngine TactusModel TactusEditorModel TactusLV2 TactusOffline LV2HostKit TactusInProcessHost TactusFuzzTargets
+$(eval $(call FUZZ_MODULE,TactusFuzzTargets,Fuzz/Targets,TactusInProcessHost TactusEditorModel TactusCLAP,))
+FUZZ_MODULES := LV2Atoms TactusEngine TactusModel TactusEditorModel TactusLV2 TactusCLAP TactusOffline LV2HostKit TactusInProcessHost TactusFuzzTargets
 
 # (The linker's "Cannot export local symbol" warnings about ASan's helpers are noise.)
 $(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(foreach m,$(FUZZ_MODULES),$(FUZZ_DIR)/$(m).o) \
-	    $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/log_capture.o
+	    $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/cclap-entry.o $(FUZZ_DIR)/log_capture.o
 	@rm -f $@
 	@echo "tactus: fuzz: $(@F), linked with libFuzzer"
 	@$(FUZZ_SWIFTC) -module-name fuzz_$(subst -,_,$*) $(FUZZ_LINK) $^ -o $@ 2>&1 | grep -v "Cannot export local symbol" || true

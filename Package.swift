@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "tactus-hosttest", targets: ["tactus-hosttest"]),
         // The editor's test host (Tests/Editor): loads tactus_ui.so under X, records what it writes.
         .executable(name: "tactus-editorhost", targets: ["tactus-editorhost"]),
+        // The CLAP test host (Tests/Formats/CLAP/clap-test): loads tactus.clap, runs it, prints its MIDI.
+        .executable(name: "tactus-claphost", targets: ["tactus-claphost"]),
         // Preloaded into a host to count allocator and lock calls inside run().
         .library(name: "TactusRTCheck", type: .dynamic, targets: ["TactusRTCheck"]),
         // The engine and the pattern model (used by the benchmarks' package).
@@ -84,6 +86,13 @@ let package = Package(
             name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusJack", "TactusOffline", "FileIO", "TactusNSM"],
             path: "Sources/Formats/JACK/TactusJackSequencer",
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
+        // The CLAP glue (issue 31, in progress): the host's transport as the engine's
+        // position reports (timing contract §11), process() driving the engine.
+        // Embedded-clean, `@_noLocks`; make clap compiles it into tactus.clap.
+        .target(
+            name: "TactusCLAP", dependencies: ["CCLAP", "CCLAPEntry", "TactusEngine", "TactusModel"], path: "Sources/Formats/CLAP/TactusCLAP",
+            exclude: ["exports.map"],
+            swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
 
         // MARK: Tools (Sources/Tools): the command line and what it is made of
 
@@ -145,6 +154,12 @@ let package = Package(
         .executableTarget(
             name: "tactus-editorhost", dependencies: ["CLV2"], path: "Sources/Hosts/tactus-editorhost",
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo"), .linkedLibrary("dl")]),
+        // The CLAP test host, in C: loads tactus.clap with dlopen, checks what it declares,
+        // runs blocks under a steady host transport and prints the event log (make clap-test).
+        // libm: the Embedded plugin takes ceil from the host process, as the LV2 plugin does.
+        .executableTarget(
+            name: "tactus-claphost", dependencies: ["CCLAP", "CRTCheckHooks"], path: "Sources/Hosts/tactus-claphost",
+            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("m")]),
         // The realtime check: an interposer preloaded into a host, counting allocator
         // and lock calls between the hooks the hosts call around audio-thread work.
         .target(name: "TactusRTCheck", path: "Sources/Hosts/TactusRTCheck"),
@@ -156,7 +171,10 @@ let package = Package(
         // The fuzz targets (run by libFuzzer in `make fuzz`, replayed by the tests).
         .target(
             name: "TactusFuzzTargets",
-            dependencies: ["TactusInProcessHost", "TactusEngine", "TactusModel", "TactusEditorModel", "CLV2", "LV2HostKit"],
+            dependencies: [
+                "TactusInProcessHost", "TactusEngine", "TactusModel", "TactusEditorModel", "CLV2", "LV2HostKit", "TactusCLAP", "CCLAP",
+                "CCLAPEntry",
+            ],
             path: "Fuzz/Targets"),
         // The SMF reader alone on one file, timed (make bench, beside mido; BENCHMARKS.md).
         .executableTarget(name: "tactus-smf-bench", dependencies: ["TactusEngine", "TactusModel"], path: "Benchmarks/SMFRead"),
@@ -172,6 +190,10 @@ let package = Package(
         .target(
             name: "CLV2UI", dependencies: ["CLV2"], path: "Sources/C/CLV2UI",
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo"), .linkedLibrary("m")]),
+        // The CLAP headers (Debian's dpf-source, or the CLAP SDK's <clap/clap.h>): the CLAP glue.
+        .target(name: "CCLAP", path: "Sources/C/CCLAP"),
+        // The CLAP plugin's entry, factory, plugin table and note ports (constant C tables).
+        .target(name: "CCLAPEntry", dependencies: ["CCLAP"], path: "Sources/C/CCLAPEntry"),
         // The in-process host's log capture (a C variadic function).
         .target(name: "CInProcessHost", path: "Sources/C/CInProcessHost"),
         // JACK, and the realtime check's hooks, looked up in the preloaded interposer by
@@ -224,6 +246,10 @@ let package = Package(
         // The atom codec: what it writes it reads back, byte for byte as lv2_atom_forge lays
         // it out; malformed sequences and objects end the walk where they should.
         .testTarget(name: "LV2AtomsTests", dependencies: ["LV2Atoms", "LV2HostKit", "CLV2", "CLV2Forge", "TactusOffline"], path: "Tests/Formats/LV2/LV2AtomsTests"),
+        // The CLAP glue: §11's transport mapping against LV2's reports of the same place.
+        .testTarget(
+            name: "TactusCLAPTests", dependencies: ["TactusCLAP", "CCLAP", "TactusEngine", "TactusModel", "TactusOffline"],
+            path: "Tests/Formats/CLAP/TactusCLAPTests"),
         // tactus jack's prompt commands and its process callback.
         .testTarget(
             name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusEngine", "TactusModel"],

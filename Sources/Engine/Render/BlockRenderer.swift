@@ -130,8 +130,24 @@ public struct BlockRenderer: ~Copyable {
     /// starts there (SPP, Start or Continue); off while running, it sends Stop.
     @_noLocks
     public mutating func setMIDIClock(enabled: Bool, output: inout MIDIEventBuffer) {
+        setMIDIClock(enabled: enabled, atFrame: renderedFrame, output: &output)
+    }
+
+    /// §12, §11.4: renders up to `offset`, then turns the MIDI clock on or off
+    /// there (a CLAP parameter event's frame), as `setMIDIClock(enabled:output:)`
+    /// does at a block start.
+    @_noLocks
+    public mutating func setMIDIClock(enabled: Bool, atOffset offset: Int, output: inout MIDIEventBuffer) {
+        guard enabled != midiClock.isEnabled else { return }
+        let frame = absoluteFrame(offset)
+        renderUntil(frame, output: &output)
+        setMIDIClock(enabled: enabled, atFrame: frame, output: &output)
+    }
+
+    @_noLocks @inline(never)
+    private mutating func setMIDIClock(enabled: Bool, atFrame frame: Int64, output: inout MIDIEventBuffer) {
         midiClock.setEnabled(
-            enabled, transport: clock, atFrame: renderedFrame, blockStart: blockStartFrame, output: &output,
+            enabled, transport: clock, atFrame: frame, blockStart: blockStartFrame, output: &output,
             owedNoteOffs: tracker.count &+ stagingCount)
     }
 

@@ -285,6 +285,13 @@ public struct Sequencer: ~Copyable {
         renderer.setMIDIClock(enabled: enabled, output: &output)
     }
 
+    /// §12 in a CLAP plugin (§11.4): renders up to `offset`, then turns the
+    /// MIDI clock on or off at that frame (a `clock` parameter event's time).
+    @_noLocks
+    public mutating func setMIDIClock(enabled: Bool, atOffset offset: Int) {
+        renderer.setMIDIClock(enabled: enabled, atOffset: offset, output: &output)
+    }
+
     /// Renders the rest of the block; its events are then in `events`.
     @_noLocks
     public mutating func endBlock() {

@@ -35,6 +35,13 @@ public final class OutputSequence: @unchecked Sendable {
         public var frames: Int64
         public var type: LV2_URID
         public var body: [UInt8]
+
+        /// (Public for the fuzz targets' note checker, which reads other formats' output as these.)
+        public init(frames: Int64, type: LV2_URID, body: [UInt8]) {
+            self.frames = frames
+            self.type = type
+            self.body = body
+        }
     }
 
     /// Why an output sequence is not well formed.

@@ -13,6 +13,10 @@ import TactusOffline
 /// `<tracks>`, a track's `<plugins>`, each LV2 plugin by its URI with its
 /// state as `<configs>`). Qtractor hands a plugin's string configs to the
 /// plugin's state restore, so the pattern arrives as `urn:tactus:pattern`.
+/// With `--clap`, Tactus is the CLAP plugin of that file instead (issue 31):
+/// Qtractor keeps a CLAP plugin's state as one config, `state`, its bytes
+/// compressed with Qt's qCompress and in base64 (`--clap-state` gives that
+/// text; scripts/host-test makes it with Python's zlib).
 struct QtractorSession: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qtractor-session",
@@ -24,6 +28,8 @@ struct QtractorSession: ParsableCommand {
     @Option(help: "Loop start, in beats.") var loopStart: Double
     @Option(help: "Loop end, in beats.") var loopEnd: Double
     @Option(name: .shortAndLong, help: "The .qtr file to write (its folder is the session's directory).") var output: String
+    @Option(help: "Tactus as the CLAP plugin of this .clap file instead of the LV2 one.") var clap: String? = nil
+    @Option(help: "With --clap: a file holding the CLAP state as Qtractor keeps it (qCompress, base64).") var clapState: String? = nil
 
     func run() throws {
         let text = try FileInput.text(pattern)
@@ -32,6 +38,32 @@ struct QtractorSession: ParsableCommand {
         let end = QtractorSession.loopFrame(beat: loopEnd, framesPerBeat: framesPerBeat)
         guard start < end else { throw ValidationError("the loop must end after it starts") }
         let directory = (output as NSString).deletingLastPathComponent
+        let tactus: String
+        if let clap {
+            guard let clapState else { throw ValidationError("--clap needs --clap-state") }
+            let state = try FileInput.text(clapState).trimmingCharacters(in: .whitespacesAndNewlines)
+            tactus = """
+                    <plugin type="CLAP">
+                     <filename>\(QtractorSession.escaped(clap))</filename>
+                     <index>0</index>
+                     <activated>true</activated>
+                     <configs>
+                      <config key="state">\(QtractorSession.escaped(state))</config>
+                     </configs>
+                    </plugin>
+                """
+        } else {
+            tactus = """
+                    <plugin type="LV2">
+                     <filename>urn:tactus:sequencer</filename>
+                     <index>0</index>
+                     <activated>true</activated>
+                     <configs>
+                      <config key="urn:tactus:pattern" type="http://lv2plug.in/ns/ext/atom#String">\(QtractorSession.escaped(text))</config>
+                     </configs>
+                    </plugin>
+                """
+        }
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE qtractorSession>
@@ -57,14 +89,7 @@ struct QtractorSession: ParsableCommand {
                 <midi-channel>0</midi-channel>
                </properties>
                <plugins>
-                <plugin type="LV2">
-                 <filename>urn:tactus:sequencer</filename>
-                 <index>0</index>
-                 <activated>true</activated>
-                 <configs>
-                  <config key="urn:tactus:pattern" type="http://lv2plug.in/ns/ext/atom#String">\(QtractorSession.escaped(text))</config>
-                 </configs>
-                </plugin>
+            \(tactus)
                 <plugin type="LV2">
                  <filename>urn:tactus:hosttest:probe</filename>
                  <index>0</index>

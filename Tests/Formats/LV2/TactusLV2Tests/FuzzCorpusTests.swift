@@ -57,6 +57,9 @@ struct FuzzCorpusTests {
 
     @Test("the editor's half of the pattern messages: every seed and 2000 variations")
     func editorSync() throws { try FuzzCorpusTests.replay("editor-sync", random: 2000, EditorSyncTarget.check) }
+
+    @Test("the CLAP plugin's process(): every seed and 2000 variations")
+    func clapProcess() throws { try FuzzCorpusTests.replay("clap-process", random: 2000, CLAPProcessTarget.check) }
 }
 
 extension SplitMix64 {

@@ -1,0 +1,113 @@
+import CCLAP
+import CCLAPEntry
+import Synchronization
+import TactusEngine
+
+/// The CLAP parameters (timing contract §11.4): the LV2 plugin's control
+/// ports, `mute1` ... `mute8`, `midi_thru` and `clock`, with the LV2 port indices as
+/// ids and the same values (0 to 1, stepped, on at 0.5 or above). Their
+/// names and flags are the C table of `Sources/C/CCLAPEntry/entry.c`; this
+/// is what the values mean and where they are kept.
+package enum CLAPParameter {
+    /// `mute1`'s id (its LV2 port index); `mute8` is `firstMute + 7`.
+    package static var firstMute: UInt32 { UInt32(TACTUS_CLAP_PARAM_FIRST_MUTE) }
+    package static var muteCount: Int { Int(TACTUS_CLAP_PARAM_MUTE_COUNT) }
+    /// `midi_thru`'s id.
+    package static var midiThru: UInt32 { UInt32(TACTUS_CLAP_PARAM_MIDI_THRU) }
+    /// `clock`'s id (§12: MIDI clock on the note output).
+    package static var clock: UInt32 { UInt32(TACTUS_CLAP_PARAM_CLOCK) }
+
+    /// The lanes' mute bits of a value set (bit i: lane i, as §7.6 counts).
+    static var muteMask: UInt64 { (1 << UInt64(muteCount)) - 1 }
+    /// `midi_thru`'s bit in a value set.
+    static var thruBit: UInt64 { 1 << UInt64(muteCount) }
+    /// `clock`'s bit in a value set.
+    static var clockBit: UInt64 { 1 << UInt64(muteCount + 1) }
+
+    /// The bit of the parameter `id`, or nil for an id Tactus does not have.
+    @_noLocks
+    static func bit(_ id: UInt32) -> UInt64? {
+        if id >= firstMute, id < firstMute + UInt32(muteCount) { return 1 << UInt64(id - firstMute) }
+        return id == midiThru ? thruBit : (id == clock ? clockBit : nil)
+    }
+
+    /// The LV2 symbol of each bit, from bit 0: the names a state saves.
+    static var symbols: [String] { ["mute1", "mute2", "mute3", "mute4", "mute5", "mute6", "mute7", "mute8", "midi_thru", "clock"] }
+}
+
+/// The parameters' values as one set of bits (`CLAPParameter`), shared by
+/// the audio thread (`process()`, `flush` while active), which sets a bit at
+/// a time, and the main thread (`get_value`, `flush` while inactive, the
+/// state), which reads them and replaces them whole on a state load. One
+/// atomic word: no lock, and a bit set on one thread is never lost to a bit
+/// set on the other. Relaxed ordering: nothing else is published with it.
+/// Allocated at `create_plugin`, freed at `destroy`.
+struct CLAPControls {
+    private let word: UnsafeMutablePointer<Atomic<UInt64>>
+
+    static func make() -> CLAPControls {
+        let word = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: 1)
+        word.initialize(to: Atomic(0))
+        return CLAPControls(word: word)
+    }
+
+    func free() {
+        word.deinitialize(count: 1)
+        word.deallocate()
+    }
+
+    /// Every value, as bits.
+    var bits: UInt64 {
+        @_noLocks get { word.pointee.load(ordering: .relaxed) }
+    }
+
+    /// Replaces every value (a state load).
+    func replace(with bits: UInt64) {
+        word.pointee.store(bits, ordering: .relaxed)
+    }
+
+    /// Sets one parameter to `value` (on at 0.5 or above, so NaN is off):
+    /// the bit it changed, or nil for an id Tactus does not have.
+    @_noLocks @discardableResult
+    func set(_ id: UInt32, to value: Double) -> UInt64? {
+        guard let bit = CLAPParameter.bit(id) else { return nil }
+        if value >= 0.5 { word.pointee.bitwiseOr(bit, ordering: .relaxed) } else { word.pointee.bitwiseAnd(~bit, ordering: .relaxed) }
+        return bit
+    }
+
+    /// A `CLAP_EVENT_PARAM_VALUE` event (core space, long enough), applied: the
+    /// bit it changed, or nil for any other event or an unknown id.
+    @_noLocks
+    func take(_ event: UnsafePointer<clap_event_header_t>) -> UInt64? {
+        let header = event.pointee
+        guard header.space_id == CLAP_CORE_EVENT_SPACE_ID, Int(header.type) == CLAP_EVENT_PARAM_VALUE,
+            Int(header.size) >= MemoryLayout<clap_event_param_value_t>.size
+        else { return nil }
+        let change = UnsafeRawPointer(event).load(as: clap_event_param_value_t.self)
+        return set(change.param_id, to: change.value)
+    }
+}
+
+/// `clap_plugin_params.get_value` (main thread): the value of `id`, 0 or 1.
+@_cdecl("tactus_clap_param_value")
+public func clapParamValue(_ instance: UnsafeMutableRawPointer?, _ id: UInt32, _ value: UnsafeMutablePointer<Double>?) -> Bool {
+    guard let instance, let value, let bit = CLAPParameter.bit(id) else { return false }
+    value.pointee = CLAPPlugin.from(instance).pointee.controls.bits & bit != 0 ? 1 : 0
+    return true
+}
+
+/// `clap_plugin_params.flush`: the host's parameter events outside
+/// `process()` (on the audio thread while active, on the main thread
+/// otherwise); they take effect at the next block's first frame (§11.4).
+/// Tactus changes no parameter itself, so nothing goes out.
+@_cdecl("tactus_clap_params_flush") @_noLocks
+public func clapParamsFlush(_ instance: UnsafeMutableRawPointer?, _ input: UnsafePointer<clap_input_events_t>?) {
+    guard let instance else { return }
+    let controls = CLAPPlugin.from(instance).pointee.controls
+    let count = tactus_clap_input_size(input)
+    var index: UInt32 = 0
+    while index < count {
+        if let event = tactus_clap_input_get(input, index) { _ = controls.take(event) }
+        index += 1
+    }
+}

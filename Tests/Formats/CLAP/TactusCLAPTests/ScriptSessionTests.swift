@@ -1,0 +1,334 @@
+import CCLAP
+import TactusCLAP
+import TactusEngine
+import TactusModel
+import TactusOffline
+import Testing
+
+/// Transport scripts (docs/transport-script.md) played through the CLAP
+/// plugin's process() as a CLAP host plays them: the simulated host's state
+/// as `process->transport` at every block start and as a
+/// `CLAP_EVENT_TRANSPORT` where it changes inside a block (a tempo change,
+/// a stop, a locate, a loop's wrap at its frame), MIDI as `CLAP_EVENT_MIDI`,
+/// a script's `mute` lines as the eight mute parameters at their frames.
+/// Against `tactus render` of the same script, with the host sending the
+/// running beat every block (`keys beat`, `send every-block`): the same
+/// events at the same frames, line for line. The reports carry the same
+/// beat in both formats: the sessions run at 32,768 or 65,536 Hz, at tempi
+/// whose beat a frame is a power-of-two fraction, with locates and loops on
+/// such beats, so every beat the host reports is CLAP's fixed point exactly
+/// (§11.3) and nothing but the format differs. With the `clock` parameter
+/// on (§11.4, §12), the MIDI clock too, against `tactus render --clock`; and
+/// the parameter toggled inside blocks acts at its event's frame.
+@Suite("CLAP process() on transport scripts, against tactus render")
+struct ScriptSessionTests {
+    /// The pattern of a session: the demo, and three lanes of version 2.
+    static let patterns: [String] = [
+        "tactus-pattern 1\nlength 4\nnote 0 1/2 48 100\nnote 1/3 1/4 64 90\nnote 1 1/2 55 100\nnote 5/2 1/7 67 80 2\nnote 10/3 1/3 57 70\n",
+        "tactus-pattern 2\nlane drums length 2 channel 10\nnote 0 1/2 36 120\nnote 1 1/2 38 40\nlane bass length 4\nnote 0 1 40 90\nnote 2 1/2 43 60\n"
+            + "lane keys length 3\nnote 1/2 1 64 100\nnote 3/2 1/2 67 30\n",
+    ]
+
+    /// A random session: plays, stops, tempo and meter changes, locates, a loop, all notes off, mutes.
+    static func randomScript(seed: UInt64) -> (text: String, rate: Double) {
+        var rng = SplitMix64(seed: seed)
+        func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
+        let rate = pick([32768.0, 65536])
+        var lines = ["tactus-transport 1", "rate \(Int(rate))", "keys beat", "send every-block"]
+        var frame: Int64 = 0
+        lines.append("0 tempo \(pick(["120", "90", "60", "240", "135"]))")
+        lines.append("0 play")
+        for _ in 0..<(4 + Int(rng.next() % 12)) {
+            frame += Int64(1 + rng.next() % UInt64(rate * 2))
+            switch rng.next() % 10 {
+            case 0: lines.append("\(frame) tempo \(pick(["120", "90", "60", "240", "135", "7.5"]))")
+            case 1: lines.append("\(frame) meter \(pick([3, 4, 7]))")
+            case 2: lines.append("\(frame) stop")
+            case 3: lines.append("\(frame) play")
+            case 4: lines.append("\(frame) locate \(rng.next() % 64)/8")
+            case 5:
+                let a = rng.next() % 16
+                lines.append("\(frame) loop \(a)/2 \(a + 2 + rng.next() % 8)/2")
+            case 6: lines.append("\(frame) loop off")
+            case 7: lines.append("\(frame) all-notes-off")
+            default:
+                let lanes = (0..<3).filter { _ in rng.next() % 2 == 0 }.map(String.init)
+                lines.append("\(frame) mute \(lanes.joined(separator: " "))")
+            }
+        }
+        lines.append("\(frame + Int64(rate)) end")
+        return (lines.joined(separator: "\n") + "\n", rate)
+    }
+
+    /// The CLAP transport of a report of the simulated host (`keys beat`): its beat exactly, or nil when it is not CLAP's fixed point.
+    static func transport(_ u: PositionUpdate, time: Int) -> clap_event_transport_t? {
+        var t = clap_event_transport_t()
+        t.header = clap_event_header_t(
+            size: UInt32(MemoryLayout<clap_event_transport_t>.size), time: UInt32(time), space_id: CLAP_CORE_EVENT_SPACE_ID,
+            type: UInt16(CLAP_EVENT_TRANSPORT), flags: 0)
+        if let speed = u.speed {
+            guard speed == 0 || speed == 1 else { return nil }
+            if speed == 1 { t.flags |= CLAP_TRANSPORT_IS_PLAYING.rawValue }
+        }
+        if let bpm = u.beatsPerMinute {
+            t.flags |= CLAP_TRANSPORT_HAS_TEMPO.rawValue
+            t.tempo = bpm
+        }
+        if let beat = u.beat {
+            guard let fixed = Int64(exactly: beat * 0x1p31) else { return nil }
+            t.flags |= CLAP_TRANSPORT_HAS_BEATS_TIMELINE.rawValue
+            t.song_pos_beats = fixed
+        }
+        if let n = u.beatsPerBar {
+            t.flags |= CLAP_TRANSPORT_HAS_TIME_SIGNATURE.rawValue
+            t.tsig_num = UInt16(n)
+            t.tsig_denom = 4
+        }
+        return t
+    }
+
+    /// The host's event lists: the block's input events (transports, MIDI, parameter values) and the MIDI out.
+    final class Lists {
+        var input: [UnsafeMutableRawPointer] = []
+        var output: [LoggedEvent] = []
+        var blockStart: Int64 = 0
+
+        func add<T>(_ event: T) {
+            let p = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.size, alignment: 8)
+            p.storeBytes(of: event, as: T.self)
+            input.append(p)
+        }
+
+        func clear() {
+            for p in input { p.deallocate() }
+            input = []
+        }
+    }
+
+    /// The script through process(): the log, or why the script cannot be played this way.
+    /// `clock`: the `clock` parameter's events (§11.4, §12), as (frame, on), frames non-decreasing; each goes to the block
+    /// that holds it, after the block's other input events at its frame.
+    static func clapLog(
+        script: TransportScript, rate: Double, blocks: BlockPlan, pattern: [UInt8], clock: [(frame: Int64, on: Bool)] = []
+    ) throws -> [LoggedEvent] {
+        let instance = try #require(clapNew(nil))
+        defer { clapFree(instance) }
+        var state = Array("tactus-clap-state 1\npattern \(pattern.count)\n".utf8) + pattern + Array("\n".utf8)
+        let loaded = state.withUnsafeMutableBytes { bytes -> Bool in
+            final class Reader { var bytes: UnsafeMutableRawBufferPointer; var at = 0; init(_ b: UnsafeMutableRawBufferPointer) { bytes = b } }
+            let reader = Reader(bytes)
+            var stream = clap_istream_t(
+                ctx: Unmanaged.passUnretained(reader).toOpaque(),
+                read: { s, buffer, size in
+                    let r = Unmanaged<Reader>.fromOpaque(s!.pointee.ctx!).takeUnretainedValue()
+                    let n = min(Int(size), r.bytes.count - r.at)
+                    buffer!.copyMemory(from: r.bytes.baseAddress! + r.at, byteCount: n)
+                    r.at += n
+                    return Int64(n)
+                })
+            return withExtendedLifetime(reader) { clapStateLoad(instance, &stream) }
+        }
+        try #require(loaded)
+        try #require(clapActivate(instance, rate, 1, 8192))
+
+        let lists = Lists()
+        let context = Unmanaged.passUnretained(lists).toOpaque()
+        var input = clap_input_events_t(
+            ctx: context,
+            size: { list in UInt32(Unmanaged<Lists>.fromOpaque(list!.pointee.ctx!).takeUnretainedValue().input.count) },
+            get: { list, index in
+                UnsafePointer(Unmanaged<Lists>.fromOpaque(list!.pointee.ctx!).takeUnretainedValue().input[Int(index)]
+                    .assumingMemoryBound(to: clap_event_header_t.self))
+            })
+        var output = clap_output_events_t(
+            ctx: context,
+            try_push: { list, header in
+                let lists = Unmanaged<Lists>.fromOpaque(list!.pointee.ctx!).takeUnretainedValue()
+                let midi = UnsafeRawPointer(header!).load(as: clap_event_midi_t.self)
+                var bytes = [midi.data.0, midi.data.1, midi.data.2]
+                // §12: a 1-byte clock message with its data bytes 0, logged alone as tactus render logs it.
+                if midi.data.0 >= 0xF8 {
+                    #expect(midi.data.1 == 0 && midi.data.2 == 0, "\(midi.data)")
+                    bytes = [midi.data.0]
+                }
+                lists.output.append(LoggedEvent(frame: lists.blockStart + Int64(header!.pointee.time), bytes: bytes))
+                return true
+            })
+
+        struct Unplayable: Error, CustomStringConvertible { var description: String }
+        var host = HostSimulator(script: script, sampleRate: rate)
+        var sizes = blocks.makeIterator()
+        var start: Int64 = 0
+        var clockChanges = clock[...]
+        while start < script.endFrame {
+            let size = Int(min(Int64(sizes.next()), script.endFrame - start))
+            lists.clear()
+            lists.blockStart = start
+            // Every block begins with the host's state there, as a CLAP host gives it.
+            guard var atStart = transport(host.positionUpdate(at: start), time: 0) else {
+                throw Unplayable(description: "frame \(start): a beat off CLAP's fixed point")
+            }
+            if host.quietBlock(blockStart: start, frameCount: size) == nil {
+                for timed in host.inputs(blockStart: start, frameCount: size) {
+                    switch timed.input {
+                    case .position(let p):
+                        guard let t = transport(p.update, time: timed.offset) else {
+                            throw Unplayable(description: "frame \(start + Int64(timed.offset)): a beat off CLAP's fixed point")
+                        }
+                        if timed.offset == 0 { atStart = t } else { lists.add(t) }
+                    case .midi(let bytes):
+                        guard bytes.count == 3 else { throw Unplayable(description: "MIDI of \(bytes.count) bytes") }
+                        lists.add(clap_event_midi_t(
+                            header: clap_event_header_t(
+                                size: UInt32(MemoryLayout<clap_event_midi_t>.size), time: UInt32(timed.offset), space_id: CLAP_CORE_EVENT_SPACE_ID,
+                                type: UInt16(CLAP_EVENT_MIDI), flags: 0),
+                            port_index: 0, data: (bytes[0], bytes[1], bytes[2])))
+                    case .thru(let on):
+                        lists.add(clap_event_param_value_t(
+                            header: clap_event_header_t(
+                                size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: UInt32(timed.offset),
+                                space_id: CLAP_CORE_EVENT_SPACE_ID, type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
+                            param_id: CLAPParameter.midiThru, cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1, value: on ? 1 : 0))
+                    case .laneMutes(let bits):
+                        for lane in 0..<8 {
+                            lists.add(clap_event_param_value_t(
+                                header: clap_event_header_t(
+                                    size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: UInt32(timed.offset),
+                                    space_id: CLAP_CORE_EVENT_SPACE_ID, type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
+                                param_id: 3 + UInt32(lane), cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1,
+                                value: bits & (1 << UInt64(lane)) != 0 ? 1 : 0))
+                        }
+                    case .pattern, .patternFile, .editorEdit, .get:
+                        throw Unplayable(description: "a pattern edit or question (not a CLAP host's)")
+                    }
+                }
+            }
+            // The clock's events, after the others at their frames (the list stays in time order, as CLAP asks).
+            while let change = clockChanges.first, change.frame < start + Int64(size) {
+                clockChanges = clockChanges.dropFirst()
+                let time = UInt32(max(0, change.frame - start))
+                let at = lists.input.firstIndex { $0.load(as: clap_event_header_t.self).time > time } ?? lists.input.count
+                let p = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<clap_event_param_value_t>.size, alignment: 8)
+                p.storeBytes(
+                    of: clap_event_param_value_t(
+                        header: clap_event_header_t(
+                            size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: time, space_id: CLAP_CORE_EVENT_SPACE_ID,
+                            type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
+                        param_id: CLAPParameter.clock, cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1, value: change.on ? 1 : 0),
+                    as: clap_event_param_value_t.self)
+                lists.input.insert(p, at: at)
+            }
+            var process = clap_process_t()
+            process.steady_time = start
+            process.frames_count = UInt32(size)
+            withUnsafePointer(to: &atStart) { t in
+                withUnsafePointer(to: &input) { i in
+                    withUnsafePointer(to: &output) { o in
+                        process.transport = t
+                        process.in_events = i
+                        process.out_events = o
+                        #expect(clapProcess(instance, &process) == clap_process_status(CLAP_PROCESS_CONTINUE))
+                    }
+                }
+            }
+            start += Int64(size)
+        }
+        lists.clear()
+        return lists.output
+    }
+
+    /// `tactus render` of the script (the engine as the LV2 plugin runs it), in-process.
+    /// With `clock`, `tactus render --clock`.
+    static func renderLog(script: TransportScript, rate: Double, blocks: BlockPlan, pattern: [UInt8], clock: Bool = false) throws -> [LoggedEvent] {
+        let parsed = try PatternParser.parse(bytes: pattern)
+        var log: [LoggedEvent] = []
+        var render = OfflineRender(script: script, sampleRate: rate, blocks: blocks)
+        render.midiClock = clock
+        _ = render.run(
+            pattern: parsed, patternText: pattern, loadPattern: { _ in .failure(PatternLoadError("no edits here")) },
+            onBlock: { events, _ in log += events })
+        return log
+    }
+
+    /// With `clock`, §12 through the clock parameter: on from frame 0 (an event in the first block), against `tactus render --clock`.
+    @Test(
+        "60 random sessions (tempo and meter changes, stops, locates, loops, all notes off, mutes), random blocks: tactus render's log",
+        arguments: [false, true])
+    func randomSessions(clock: Bool) throws {
+        var events = 0
+        var clocks = 0
+        for seed in UInt64(1)...60 {
+            let (text, rate) = Self.randomScript(seed: seed)
+            let script = try TransportScript(parsing: text)
+            let blocks = try BlockPlan(parsing: "random:1-\(seed % 3 == 0 ? 64 : 4096)@\(seed)")
+            let pattern = Array(Self.patterns[Int(seed % 2)].utf8)
+            let clap = try Self.clapLog(script: script, rate: rate, blocks: blocks, pattern: pattern, clock: clock ? [(0, true)] : [])
+            let render = try Self.renderLog(script: script, rate: rate, blocks: blocks, pattern: pattern, clock: clock)
+            #expect(clap == render, "seed \(seed), clock \(clock): \(clap.count) events against \(render.count)\n\(text)")
+            events += render.count
+            clocks += render.count { $0.bytes == [0xF8] }
+        }
+        #expect(events > 1000)
+        #expect(clock ? clocks > 10000 : clocks == 0)
+    }
+
+    @Test("examples/demo.transport's shape (a tempo change, a loop across it) at 32,768 Hz in blocks of 1 to 8192: tactus render's log")
+    func demoShape() throws {
+        // examples/demo.transport at a rate where its beats are CLAP's fixed point: 120 bpm,
+        // then 135 from beat 8; the loop of bar 2 (beats 4 to 8) three times, then on.
+        let text = """
+            tactus-transport 1
+            rate 32768
+            keys beat
+            send every-block
+            0 tempo 120
+            0 loop 4 8
+            0 play
+            200000 loop off
+            200000 tempo 135
+            400000 end
+
+            """
+        let script = try TransportScript(parsing: text)
+        for spec in ["1", "64", "1000", "8192", "random:1-8192@7"] {
+            let blocks = try BlockPlan(parsing: spec)
+            let pattern = Array(Self.patterns[0].utf8)
+            let clap = try Self.clapLog(script: script, rate: 32768, blocks: blocks, pattern: pattern)
+            let render = try Self.renderLog(script: script, rate: 32768, blocks: blocks, pattern: pattern)
+            #expect(!render.isEmpty)
+            #expect(clap == render, "blocks \(spec): \(clap.count) events against \(render.count)")
+        }
+    }
+
+    @Test("§11.4: the clock parameter acts at its event's frame: toggled inside blocks of any size, the log of blocks cut at each toggle")
+    func clockToggledInsideBlocks() throws {
+        for seed in UInt64(201)...215 {
+            let (text, rate) = Self.randomScript(seed: seed)
+            let script = try TransportScript(parsing: text)
+            var rng = SplitMix64(seed: seed)
+            var frame: Int64 = 0
+            var toggles: [(frame: Int64, on: Bool)] = []
+            for i in 0..<6 {
+                frame += Int64(1 + rng.next() % UInt64(rate))
+                toggles.append((frame, i % 2 == 0))
+            }
+            let pattern = Array(Self.patterns[Int(seed % 2)].utf8)
+            // The reference starts a block at every toggle, so that each acts at a block's first frame.
+            // (Blocks of at most 8192 frames, the most the plugin is activated for.)
+            var cuts: [Int] = []
+            var cut: Int64 = 0
+            for toggle in toggles {
+                var gap = Int(toggle.frame - cut)
+                while gap > 8192 { cuts.append(8192); gap -= 8192 }
+                cuts.append(gap)
+                cut = toggle.frame
+            }
+            let reference = try Self.clapLog(script: script, rate: rate, blocks: .cycle(cuts + [8192]), pattern: pattern, clock: toggles)
+            #expect(reference.contains { $0.bytes == [0xF8] })
+            for spec in ["4096", "random:1-4096@\(seed)", "random:1-64@\(seed)"] {
+                let clap = try Self.clapLog(script: script, rate: rate, blocks: BlockPlan(parsing: spec), pattern: pattern, clock: toggles)
+                #expect(clap == reference, "seed \(seed), blocks \(spec): \(clap.count) events against \(reference.count)\n\(text)")
+            }
+        }
+    }
+}
