@@ -200,6 +200,8 @@ struct ScriptSessionTests {
                         }
                     case .pattern, .patternFile, .editorEdit, .get:
                         throw Unplayable(description: "a pattern edit or question (not a CLAP host's)")
+                    case .request, .song:
+                        throw Unplayable(description: "a pattern request or the song (not CLAP parameters yet)")
                     }
                 }
             }
