@@ -7,6 +7,54 @@ import TactusOffline
 /// the exact-rational model `ReferenceSwitches`: random texts of 2-4
 /// patterns of one lane, random requests by program change on every grid,
 /// random block partitions; equal event for event.
+/// `count` random patterns of one lane each, as text and as the model's parts: lengths from
+/// `lengths`, 1 to `maxNotes` notes on quarter beats that end within their cycle, keys unique
+/// over all patterns, every other pattern (at random) with a program from `firstProgram` up.
+private func randomParts(
+    _ rng: inout SplitMix64, count: Int, lengths: [(text: String, q: Q)], maxNotes: Int, firstProgram: Int
+) -> (text: String, parts: [ReferenceSwitches.Part]) {
+    func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+    var parts: [ReferenceSwitches.Part] = []
+    var text = ""
+    for p in 0..<count {
+        let length = pick(lengths)
+        let program: UInt8? = rng.next() % 2 == 0 ? UInt8(firstProgram + p) : nil
+        text += "pattern p\(p)" + (program.map { " program \($0)" } ?? "") + "\nlane a length \(length.text)\n"
+        var notes: [ReferenceSwitches.Note] = []
+        let quarters = Int((length.q * Q(4)).ceiling)
+        for n in 0..<(1 + Int(rng.next() % UInt64(maxNotes))) {
+            let startQuarters = Int(rng.next() % UInt64(quarters))
+            let start = Q(startQuarters) / Q(4)
+            let room = length.q - start
+            var duration = pick([Q(1) / Q(4), Q(1) / Q(2), Q(1)])
+            if room < duration { duration = room }
+            let key = UInt8(40 + p * 10 + n)
+            notes.append(ReferenceSwitches.Note(start: start, duration: duration, key: key))
+            text += "note \(startQuarters)/4 \(duration) \(key) 100\n"
+        }
+        parts.append(ReferenceSwitches.Part(length: length.q, notes: notes, program: program))
+    }
+    return (text, parts)
+}
+
+/// Renders `text` under `script` with blocks of 256 and of random sizes and expects the
+/// events before `end` to be `expected`: the events compared, or nil at the first difference.
+private func playsAsModel(text: String, script: String, end: Int64, seed: UInt64, expected: [LoggedEvent]) throws -> Int? {
+    let pattern = try PatternParser.parse(bytes: Array(text.utf8))
+    var compared = 0
+    for plan in [BlockPlan.fixed(256), .random(minimum: 1, maximum: 2048, seed: seed)] {
+        var events: [LoggedEvent] = []
+        _ = OfflineRender(script: try TransportScript(parsing: script), sampleRate: 48000, blocks: plan).run(
+            pattern: pattern, patternText: Array(text.utf8), loadPattern: { _ in .failure(PatternLoadError("no edits")) },
+            onBlock: { e, _ in events += e })
+        let got = ReferenceSwitches.inContractOrder(events.filter { $0.frame < end })
+        #expect(got == expected, "seed \(seed), blocks \(plan):\n\(text)\n\(script)")
+        if got != expected { return nil }
+        compared += got.count
+    }
+    return compared
+}
+
 @Suite("Pattern switches against the reference model")
 struct SwitchReferenceTests {
     @Test("random switch requests (now, beat, bar, bars N, end; phase restart or keep, grace, notes cut): the core emits what §9 says, event for event, for any block partition")
@@ -22,26 +70,9 @@ struct SwitchReferenceTests {
             let g = pick(grids)
             let keep = seed % 2 == 0
             let grace: (text: String, q: Q) = pick([("", Q.zero), ("", Q.zero), (" grace 1/8", Q(1) / Q(8)), (" grace 1/2", Q(1) / Q(2))])
-            var parts: [ReferenceSwitches.Part] = []
-            var text = "tactus-pattern 3\nswitch at \(g.text)\(keep ? " phase keep" : "")\(grace.text)\ntrigger program\n"
-            for p in 0..<(2 + Int(rng.next() % 3)) {
-                let length = pick(lengths)
-                let program: UInt8? = rng.next() % 2 == 0 ? UInt8(10 + p) : nil
-                text += "pattern p\(p)" + (program.map { " program \($0)" } ?? "") + "\nlane a length \(length.text)\n"
-                var notes: [ReferenceSwitches.Note] = []
-                let quarters = Int((length.q * Q(4)).ceiling)
-                for n in 0..<(1 + Int(rng.next() % 4)) {
-                    let startQuarters = Int(rng.next() % UInt64(quarters))
-                    let start = Q(startQuarters) / Q(4)
-                    let room = length.q - start
-                    var duration = pick([Q(1) / Q(4), Q(1) / Q(2), Q(1)])
-                    if room < duration { duration = room }
-                    let key = UInt8(40 + p * 10 + n)
-                    notes.append(ReferenceSwitches.Note(start: start, duration: duration, key: key))
-                    text += "note \(startQuarters)/4 \(duration) \(key) 100\n"
-                }
-                parts.append(ReferenceSwitches.Part(length: length.q, notes: notes, program: program))
-            }
+            let count = 2 + Int(rng.next() % 3)
+            let (body, parts) = randomParts(&rng, count: count, lengths: lengths, maxNotes: 4, firstProgram: 10)
+            let text = "tactus-pattern 3\nswitch at \(g.text)\(keep ? " phase keep" : "")\(grace.text)\ntrigger program\n" + body
             let end: Int64 = 480_000  // beat 20 at 120 bpm, 48 kHz
             var requests: [(frame: Int64, part: Int)] = []
             var f: Int64 = Int64(rng.next() % 30_000)
@@ -60,17 +91,8 @@ struct SwitchReferenceTests {
             let switches = model.switches(requests: requests, end: end)
             graced += switches.filter { $0.from != $0.beat }.count
             onGrid += switches.dropFirst().filter { $0.from == $0.beat && Q(($0.beat).floor) == $0.beat }.count
-            let pattern = try PatternParser.parse(bytes: Array(text.utf8))
-            for plan in [BlockPlan.fixed(256), .random(minimum: 1, maximum: 2048, seed: seed)] {
-                var events: [LoggedEvent] = []
-                _ = OfflineRender(script: try TransportScript(parsing: script), sampleRate: 48000, blocks: plan).run(
-                    pattern: pattern, patternText: Array(text.utf8), loadPattern: { _ in .failure(PatternLoadError("no edits")) },
-                    onBlock: { e, _ in events += e })
-                let got = ReferenceSwitches.inContractOrder(events.filter { $0.frame < end })
-                #expect(got == expected, "seed \(seed), blocks \(plan):\n\(text)\n\(script)")
-                if got != expected { return }
-                checked += got.count
-            }
+            guard let count = try playsAsModel(text: text, script: script, end: end, seed: seed, expected: expected) else { return }
+            checked += count
         }
         #expect(checked > 1000)
         // Both ways a switch lands: late within grace, and on a grid point.
@@ -84,26 +106,9 @@ struct SwitchReferenceTests {
             var rng = SplitMix64(seed: seed)
             func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
             let lengths: [(text: String, q: Q)] = [("1", Q(1)), ("3/2", Q(3) / Q(2)), ("2", Q(2)), ("3", Q(3)), ("7/4", Q(7) / Q(4))]
-            var parts: [ReferenceSwitches.Part] = []
-            var text = "tactus-pattern 3\n"
-            for p in 0..<(1 + Int(rng.next() % 3)) {
-                let length = pick(lengths)
-                let program: UInt8? = rng.next() % 2 == 0 ? UInt8(20 + p) : nil
-                text += "pattern p\(p)" + (program.map { " program \($0)" } ?? "") + "\nlane a length \(length.text)\n"
-                var notes: [ReferenceSwitches.Note] = []
-                let quarters = Int((length.q * Q(4)).ceiling)
-                for n in 0..<(1 + Int(rng.next() % 3)) {
-                    let startQuarters = Int(rng.next() % UInt64(quarters))
-                    let start = Q(startQuarters) / Q(4)
-                    let room = length.q - start
-                    var duration = pick([Q(1) / Q(4), Q(1) / Q(2), Q(1)])
-                    if room < duration { duration = room }
-                    let key = UInt8(40 + p * 10 + n)
-                    notes.append(ReferenceSwitches.Note(start: start, duration: duration, key: key))
-                    text += "note \(startQuarters)/4 \(duration) \(key) 100\n"
-                }
-                parts.append(ReferenceSwitches.Part(length: length.q, notes: notes, program: program))
-            }
+            let count = 1 + Int(rng.next() % 3)
+            let (body, parts) = randomParts(&rng, count: count, lengths: lengths, maxNotes: 3, firstProgram: 20)
+            var text = "tactus-pattern 3\n" + body
             var entries: [(part: Int, passes: Int)] = []
             text += "song loop\n"
             for _ in 0..<(1 + Int(rng.next() % 4)) {
@@ -115,17 +120,8 @@ struct SwitchReferenceTests {
             let script = "tactus-transport 1\nrate 48000\n0 tempo 120\n0 play\n\(end) stop\n\(end + 1000) end\n"
             let model = ReferenceSwitches(parts: parts, grid: .bar, framesPerBeat: Q(24_000))
             let expected = model.events(switches: model.songSwitches(entries, end: end), end: end)
-            let pattern = try PatternParser.parse(bytes: Array(text.utf8))
-            for plan in [BlockPlan.fixed(256), .random(minimum: 1, maximum: 2048, seed: seed)] {
-                var events: [LoggedEvent] = []
-                _ = OfflineRender(script: try TransportScript(parsing: script), sampleRate: 48000, blocks: plan).run(
-                    pattern: pattern, patternText: Array(text.utf8), loadPattern: { _ in .failure(PatternLoadError("no edits")) },
-                    onBlock: { e, _ in events += e })
-                let got = ReferenceSwitches.inContractOrder(events.filter { $0.frame < end })
-                #expect(got == expected, "seed \(seed), blocks \(plan):\n\(text)")
-                if got != expected { return }
-                checked += got.count
-            }
+            guard let count = try playsAsModel(text: text, script: script, end: end, seed: seed, expected: expected) else { return }
+            checked += count
         }
         #expect(checked > 1000)
     }
