@@ -358,6 +358,9 @@ private struct CLAPSession {
                     return true
                 }
                 let midi = UnsafeRawPointer(header).load(as: clap_event_midi_t.self)
+                // A random parameter event may turn the `clock` on (id 12): its system messages (§12) are
+                // the clock's, checked against the reference in MIDIClockTests and clap-test, not notes.
+                if midi.data.0 >= 0xF0 { return true }
                 lists.output.append(
                     OutputSequence.Event(frames: Int64(header.pointee.time), type: CLAPSession.midiType, body: [midi.data.0, midi.data.1, midi.data.2]))
                 return true
