@@ -1,6 +1,7 @@
 /*
  * The CLAP plugin's entry (clap_entry, the library's one export), its
- * factory, the plugin table and the note ports, params, latency and state extensions: constant tables,
+ * factory, the plugin table and the note ports, params, latency and state extensions (the gui and
+ * timer-support ones are gui.c's): constant tables,
  * as in any CLAP plugin written in C, pointing at the Swift glue. C for the
  * reason the LV2 descriptor is (Sources/C/CLV2Descriptor/descriptor.c): a
  * host may call the factory and get_extension from several threads at once,
@@ -128,10 +129,10 @@ static bool params_text_to_value(const clap_plugin_t *plugin, clap_id id, const 
     return false;
 }
 
+/* The host's changes in, the editor's (a mute clicked) out. */
 static void params_flush(const clap_plugin_t *plugin, const clap_input_events_t *in, const clap_output_events_t *out)
 {
-    (void)out;
-    tactus_clap_params_flush(plugin->plugin_data, in);
+    tactus_clap_params_flush(plugin->plugin_data, in, out);
 }
 
 static const clap_plugin_params_t params = {params_count,         params_get_info,      params_get_value,
@@ -223,6 +224,9 @@ static const void *plugin_get_extension(const clap_plugin_t *plugin, const char 
     if (id && strcmp(id, CLAP_EXT_STATE) == 0) return &state;
     if (id && strcmp(id, CLAP_EXT_PARAMS) == 0) return &params;
     if (id && strcmp(id, CLAP_EXT_LATENCY) == 0) return &latency;
+    /* The editor (gui.c), when it is linked in. */
+    if (id && strcmp(id, CLAP_EXT_GUI) == 0 && tactus_clap_has_editor()) return &tactus_clap_gui;
+    if (id && strcmp(id, CLAP_EXT_TIMER_SUPPORT) == 0 && tactus_clap_has_editor()) return &tactus_clap_timer_support;
     return NULL;
 }
 

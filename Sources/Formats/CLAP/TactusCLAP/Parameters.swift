@@ -99,10 +99,13 @@ public func clapParamValue(_ instance: UnsafeMutableRawPointer?, _ id: UInt32, _
 /// `clap_plugin_params.flush`: the host's parameter events outside
 /// `process()` (on the audio thread while active, on the main thread
 /// otherwise); they take effect at the next block's first frame (§11.4).
-/// Tactus changes no parameter itself, so nothing goes out.
+/// Out go the parameters the editor set (a mute clicked), for the host to record.
 @_cdecl("tactus_clap_params_flush") @_noLocks
-public func clapParamsFlush(_ instance: UnsafeMutableRawPointer?, _ input: UnsafePointer<clap_input_events_t>?) {
+public func clapParamsFlush(
+    _ instance: UnsafeMutableRawPointer?, _ input: UnsafePointer<clap_input_events_t>?, _ output: UnsafePointer<clap_output_events_t>?
+) {
     guard let instance else { return }
+    CLAPPlugin.from(instance).pointee.editorChannel.sendChanges(to: output)
     let controls = CLAPPlugin.from(instance).pointee.controls
     let count = tactus_clap_input_size(input)
     var index: UInt32 = 0

@@ -150,26 +150,12 @@ extension CLAPPlugin {
         }
         let decoded = CLAPState.decode(bytes)
         if let problem = decoded.problem { return refuse(problem) }
-        let pattern: Pattern
-        do throws(PatternError) {
-            pattern = try PatternParser.parse(bytes: decoded.text)
-        } catch {
-            return refuse(error.message)
-        }
-        if let sequencer {
-            let exchange = sequencer.pointee.handOver
-            _ = exchange.pointee.reclaim()  // the main thread is the exchange's one reclaimer
-            let snapshot = PatternSnapshot.make(pattern, text: decoded.text, source: decoded.source)
-            guard exchange.pointee.offer(snapshot) else {
-                snapshot.destroy()
-                return refuse("\(SnapshotExchange.defaultBudget) patterns are already waiting for the audio thread; try again when it runs")
-            }
-        }
-        text = decoded.text
-        source = decoded.source
+        if let problem = install(decoded.text, source: decoded.source) { return refuse(problem) }
         // §11.4: from the next block; the host shows the new values.
         controls.replace(with: decoded.controls)
         tactus_clap_params_rescan(host)
+        // An open editor shows the state's pattern.
+        editorShowsNewText(sequence: 0)
         return true
     }
 

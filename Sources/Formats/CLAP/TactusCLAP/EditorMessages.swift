@@ -1,0 +1,200 @@
+import CCLAPEntry
+import CLV2
+import LV2Atoms
+import TactusEngine
+import TactusModel
+
+/// The plugin's side of the editor's messages (docs/plugin.md, "Messages"),
+/// in the CLAP plugin: the same atoms the LV2 plugin reads on its control
+/// port, read here on the main thread, where the editor writes them. What
+/// needs no audio thread is done here: an edit (a whole text, a change, or
+/// pieces of either) is parsed and handed over as a state load is
+/// (`install`), and answered at once; the text is sent whole. What does
+/// (an audition, the lease, the lanes past 8) goes to `process()` through
+/// `EditorChannel`; a mute the editor clicks is a parameter change the host
+/// is told of. Answers wait in the outbox for the next timer tick.
+extension CLAPPlugin {
+    mutating func editorWrote(port: UInt32, size: Int, format: UInt32, buffer: UnsafeRawPointer) {
+        guard let uris = editor.uris else { return }
+        if format == 0 {
+            // A control port's value: the mute parameters (their ids are the port indices, §11.4).
+            guard size == 4, port >= TACTUS_PORT_MUTE_FIRST, port < TACTUS_PORT_MUTE_FIRST + TACTUS_PORT_MUTE_COUNT else { return }
+            editorSetParameter(port, to: buffer.loadUnaligned(as: Float.self) >= 0.5 ? 1 : 0)
+            return
+        }
+        guard port == TACTUS_PORT_CONTROL, format == uris.atomEventTransfer,
+            var object = AtomObjectReader(atom: buffer, byteCount: size, uris: uris)
+        else { return }
+        let type = object.objectType
+        if type == uris.patchSet {
+            editorPatchSet(&object, uris: uris)
+        } else if type == uris.patchGet {
+            editorPatchGet(&object, uris: uris)
+        } else if type == uris.textPiece {
+            editorTextPiece(&object, uris: uris)
+        } else if type == uris.audition {
+            var key: Int32 = -1, velocity: Int32 = 100, channel: Int32 = 0
+            while let (k, v) = object.next() {
+                guard let n = v.int(uris) else { continue }
+                if k == uris.midiNoteNumber { key = n }
+                else if k == uris.midiVelocity { velocity = n }
+                else if k == uris.midiChannel { channel = n }
+            }
+            guard key >= 0, key < 128, velocity >= 1, velocity < 128, channel >= 0, channel < 16 else { return }
+            _ = editorChannel.commands.pointee.push(.audition(key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel + 1)))
+        } else if type == uris.editorOpen {
+            _ = editorChannel.commands.pointee.push(.lease(open: true))
+        } else if type == uris.editorClosed {
+            _ = editorChannel.commands.pointee.push(.lease(open: false))
+        }
+    }
+
+    /// A mute the editor set: the value is the parameter's from now on (the
+    /// next block plays it, §11.4), and the host is told (gesture, value,
+    /// end) at the next `process()` or `flush`, which it is asked for.
+    mutating func editorSetParameter(_ id: UInt32, to value: Double) {
+        guard let bit = controls.set(id, to: value) else { return }
+        if let shown = editor.shownControls { editor.shownControls = (shown & ~bit) | (controls.bits & bit) }
+        _ = editorChannel.changes.pointee.push(EditorChannel.Change(id: id, value: value))
+        tactus_clap_request_flush(host)
+    }
+
+    /// `patch:Set`: a pattern text or change in one message, or the lanes past 8 muted.
+    mutating func editorPatchSet(_ object: inout AtomObjectReader, uris: URIDTable) {
+        var property: LV2_URID? = nil
+        var value: AtomView? = nil
+        var sequence: Int32 = 0
+        while let (key, v) = object.next() {
+            if key == uris.patchProperty { property = v.urid(uris) }
+            else if key == uris.patchValue { value = v }
+            else if key == uris.patchSequenceNumber, let n = v.int(uris) { sequence = n }
+        }
+        if property == uris.pattern || property == uris.patternChange {
+            guard let value, value.type == uris.atomString || value.type == uris.atomChunk else { return }
+            let edit = ReceivedEdit(kind: property == uris.pattern ? .text : .change, payload: Array(value.textBytes()))
+            editorEdit(edit, sequence: max(sequence, 0))
+        } else if property == uris.laneMutes {
+            var bits: UInt64? = nil
+            if let n = value?.long(uris) { bits = UInt64(bitPattern: n) }
+            if let n = value?.int(uris) { bits = UInt64(UInt32(bitPattern: n)) }
+            if let bits { _ = editorChannel.commands.pointee.push(.laneMutes(bits)) }
+        }
+    }
+
+    /// `patch:Get`: the text (always whole: nothing between the plugin and the
+    /// editor limits a message here), or the last error when asked by name.
+    mutating func editorPatchGet(_ object: inout AtomObjectReader, uris: URIDTable) {
+        var property: LV2_URID? = nil
+        while let (key, v) = object.next() { if key == uris.patchProperty { property = v.urid(uris) } }
+        if property == uris.error {
+            sendError(uris: uris)
+        } else if property == nil || property == uris.pattern {
+            announce(uris: uris)
+        }
+    }
+
+    /// `tactus:textPiece`: a piece of an edit too large for one LV2 message
+    /// (the editor sends pieces whatever the format), collected here and
+    /// acknowledged with a receipt; the whole goes as an edit.
+    mutating func editorTextPiece(_ object: inout AtomObjectReader, uris: URIDTable) {
+        var property: LV2_URID? = nil
+        var sequence: Int32 = 0
+        var offset: Int64 = -1, length: Int64 = -1
+        var hash: UInt64? = nil
+        var value: AtomView? = nil
+        while let (key, v) = object.next() {
+            if key == uris.patchProperty { property = v.urid(uris) }
+            else if key == uris.patchSequenceNumber, let n = v.int(uris) { sequence = n }
+            else if key == uris.textOffset, let n = v.long(uris) { offset = n }
+            else if key == uris.textLength, let n = v.long(uris) { length = n }
+            else if key == uris.textHash, let n = v.long(uris) { hash = UInt64(bitPattern: n) }
+            else if key == uris.patchValue, v.type == uris.atomChunk || v.type == uris.atomString { value = v }
+        }
+        guard property == uris.pattern || property == uris.patternChange, let hash, let value, sequence > 0,
+            offset >= 0, length > 0, length <= Int64(CLAPState.largestField), offset <= length
+        else { return }
+        let kind: ReceivedEdit.Kind = property == uris.pattern ? .text : .change
+        if let f = editor.incoming {
+            if sequence < f.sequence { return }  // an older edit's piece, late
+            if sequence > f.sequence { editor.incoming = nil }  // a newer edit replaces it
+        }
+        if editor.incoming == nil {
+            guard offset == 0 else { return sendReceipt(sequence, 0, uris: uris) }
+            editor.incoming = CLAPEditor.Incoming(edit: ReceivedEdit(kind: kind, payload: [], hash: hash), sequence: sequence, length: Int(length))
+        }
+        guard var f = editor.incoming else { return }
+        let bytes = UnsafeRawBufferPointer(start: value.body, count: min(value.size, Int(length - offset)))
+        if f.edit.kind == kind, f.edit.hash == hash, f.length == Int(length), Int(offset) == f.edit.payload.count {
+            f.edit.payload.append(contentsOf: bytes)
+        }
+        sendReceipt(sequence, f.edit.payload.count, uris: uris)
+        if f.edit.payload.count == f.length {
+            editor.incoming = nil
+            editorEdit(f.edit, sequence: sequence)
+        } else {
+            editor.incoming = f
+        }
+    }
+
+    /// An edit, whole: the text it makes plays from the next block, or it is
+    /// refused and the pattern in use stays; either way the editor is sent
+    /// the error (empty when accepted) and the text now in use, under the
+    /// edit's number, as the LV2 plugin answers.
+    mutating func editorEdit(_ edit: ReceivedEdit, sequence: Int32) {
+        guard let uris = editor.uris else { return }
+        var problem: String? = nil
+        switch edit.text(on: text) {
+        case .text(let newText):
+            if let reason = install(newText, source: nil) { problem = "pattern rejected, the pattern in use stays: \(reason)" }
+        case .refused(let reason):
+            problem = reason
+        }
+        editor.installedSequence = max(editor.installedSequence, sequence)
+        if let problem {
+            log(TACTUS_CLAP_LOG_ERROR, problem)
+            editor.lastError = QuotedText.prefix(Array(problem.utf8), limit: 1000)
+        } else {
+            editor.lastError = []
+            tactus_clap_mark_dirty(host)  // the session has a state to save
+        }
+        sendError(uris: uris)
+        announce(uris: uris)
+    }
+
+    /// A state loaded while the editor is open: the editor shows its pattern.
+    mutating func editorShowsNewText(sequence: Int32) {
+        guard let uris = editor.uris else { return }
+        announce(uris: uris)
+    }
+
+    /// `patch:Set` of `urn:tactus:pattern`: the text in use, whole, numbered
+    /// with the last edit that reached it.
+    mutating func announce(uris: URIDTable) {
+        let text = self.text
+        let sequence = editor.installedSequence
+        let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.patchSet) { object in
+            text.withUnsafeBytes {
+                object.addPatchSet(
+                    property: uris.pattern, sequenceNumber: sequence != 0 ? sequence : nil, valueType: uris.atomString, text: $0, uris: uris)
+            }
+        }
+        editor.outbox.append(CLAPEditor.Outgoing(port: TACTUS_PORT_NOTIFY, format: uris.atomEventTransfer, bytes: atom))
+    }
+
+    mutating func sendError(uris: URIDTable) {
+        let error = editor.lastError
+        let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.patchSet) { object in
+            error.withUnsafeBytes {
+                object.addPatchSet(property: uris.error, sequenceNumber: nil, valueType: uris.atomString, text: $0, uris: uris)
+            }
+        }
+        editor.outbox.append(CLAPEditor.Outgoing(port: TACTUS_PORT_NOTIFY, format: uris.atomEventTransfer, bytes: atom))
+    }
+
+    mutating func sendReceipt(_ sequence: Int32, _ offset: Int, uris: URIDTable) {
+        let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.textReceipt) {
+            $0.addTextReceipt(sequenceNumber: sequence, offset: offset, uris: uris)
+        }
+        editor.outbox.append(CLAPEditor.Outgoing(port: TACTUS_PORT_NOTIFY, format: uris.atomEventTransfer, bytes: atom))
+    }
+}
