@@ -211,6 +211,7 @@ test-unit:
 
 # The CLAP plugin through the project's CLAP host, against tactus render (Tests/Formats/CLAP/clap-test).
 clap-test: clap
+	@scripts/install-deps xvfb valgrind
 	@scripts/install-deps qtractor || echo "tactus: qtractor cannot be installed: its scan check is skipped"
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus-claphost
