@@ -33,15 +33,8 @@ extension CLAPPlugin {
         } else if type == uris.textPiece {
             editorTextPiece(&object, uris: uris)
         } else if type == uris.audition {
-            var key: Int32 = -1, velocity: Int32 = 100, channel: Int32 = 0
-            while let (k, v) = object.next() {
-                guard let n = v.int(uris) else { continue }
-                if k == uris.midiNoteNumber { key = n }
-                else if k == uris.midiVelocity { velocity = n }
-                else if k == uris.midiChannel { channel = n }
-            }
-            guard key >= 0, key < 128, velocity >= 1, velocity < 128, channel >= 0, channel < 16 else { return }
-            _ = editorChannel.commands.pointee.push(.audition(key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel + 1)))
+            guard let note = AuditionFields(&object, uris: uris) else { return }
+            _ = editorChannel.commands.pointee.push(.audition(key: note.key, velocity: note.velocity, channel: note.channel))
         } else if type == uris.editorOpen {
             _ = editorChannel.commands.pointee.push(.lease(open: true))
         } else if type == uris.editorClosed {
@@ -97,22 +90,12 @@ extension CLAPPlugin {
     /// (the editor sends pieces whatever the format), collected here and
     /// acknowledged with a receipt; the whole goes as an edit.
     mutating func editorTextPiece(_ object: inout AtomObjectReader, uris: URIDTable) {
-        var property: LV2_URID? = nil
-        var sequence: Int32 = 0
-        var offset: Int64 = -1, length: Int64 = -1
-        var hash: UInt64? = nil
-        var value: AtomView? = nil
-        while let (key, v) = object.next() {
-            if key == uris.patchProperty { property = v.urid(uris) }
-            else if key == uris.patchSequenceNumber, let n = v.int(uris) { sequence = n }
-            else if key == uris.textOffset, let n = v.long(uris) { offset = n }
-            else if key == uris.textLength, let n = v.long(uris) { length = n }
-            else if key == uris.textHash, let n = v.long(uris) { hash = UInt64(bitPattern: n) }
-            else if key == uris.patchValue, v.type == uris.atomChunk || v.type == uris.atomString { value = v }
-        }
-        guard property == uris.pattern || property == uris.patternChange, let hash, let value, sequence > 0,
-            offset >= 0, length > 0, length <= Int64(CLAPState.largestField), offset <= length
+        let piece = TextPieceFields(&object, uris: uris)
+        guard let property = piece.property, property == uris.pattern || property == uris.patternChange, let hash = piece.hash,
+            let value = piece.value, piece.sequence > 0, piece.offset >= 0, piece.length > 0,
+            piece.length <= Int64(CLAPState.largestField), piece.offset <= piece.length
         else { return }
+        let sequence = piece.sequence, offset = piece.offset, length = piece.length
         let kind: ReceivedEdit.Kind = property == uris.pattern ? .text : .change
         if let f = editor.incoming {
             if sequence < f.sequence { return }  // an older edit's piece, late

@@ -114,19 +114,7 @@ struct EditorMessageTests {
                 }
                 return true
             })
-        var given = transport
-        var process = clap_process_t()
-        process.frames_count = frames
-        withUnsafePointer(to: &given) { t in
-            withUnsafePointer(to: &input) { i in
-                withUnsafePointer(to: &output) { o in
-                    process.transport = t
-                    process.in_events = i
-                    process.out_events = o
-                    #expect(clapProcess(instance, &process) == clap_process_status(CLAP_PROCESS_CONTINUE))
-                }
-            }
-        }
+        callProcess(instance, frames: frames, transport: transport, input: &input, output: &output)
         return lists.output
     }
 

@@ -220,19 +220,7 @@ struct ScriptSessionTests {
                     as: clap_event_param_value_t.self)
                 lists.input.insert(p, at: at)
             }
-            var process = clap_process_t()
-            process.steady_time = start
-            process.frames_count = UInt32(size)
-            withUnsafePointer(to: &atStart) { t in
-                withUnsafePointer(to: &input) { i in
-                    withUnsafePointer(to: &output) { o in
-                        process.transport = t
-                        process.in_events = i
-                        process.out_events = o
-                        #expect(clapProcess(instance, &process) == clap_process_status(CLAP_PROCESS_CONTINUE))
-                    }
-                }
-            }
+            callProcess(instance, frames: UInt32(size), steadyTime: start, transport: atStart, input: &input, output: &output)
             start += Int64(size)
         }
         lists.clear()
