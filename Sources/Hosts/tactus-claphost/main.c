@@ -27,8 +27,9 @@
  * false), and it plays on what it had.
  *
  * Parameters (the params extension, timing contract §11.4): the host checks
- * the ten the plugin declares (mute1 ... mute8 as ids 3 to 10, midi_thru
- * 11, clock 12: stepped, automatable, 0 to 1, default 0). --param FRAME:ID:VALUE
+ * the twelve the plugin declares (mute1 ... mute8 as ids 3 to 10, midi_thru
+ * 11, clock 12: 0 to 1, default 0; pattern 13: 0 to 128, default 0; song 14:
+ * 0 to 1, default 1; all stepped and automatable). --param FRAME:ID:VALUE
  * (repeatable, frames non-decreasing) sends a CLAP_EVENT_PARAM_VALUE at that
  * frame, in the block that holds it, after the block's transport; --flush
  * ID:VALUE (repeatable) gives one through params.flush before activation
@@ -148,28 +149,31 @@ static int parse_param(const char *text, long long *frame, clap_event_param_valu
     return 1;
 }
 
-/* The params extension as the host reads it: ten parameters, as §11.4 lists them. */
+/* The params extension as the host reads it: twelve parameters, as §11.4 lists them. */
 static int check_params(const clap_plugin_t *plugin)
 {
     const clap_plugin_params_t *params = plugin->get_extension(plugin, CLAP_EXT_PARAMS);
     if (!params) return fail("no params extension");
-    if (params->count(plugin) != 10) return fail("not ten parameters");
-    for (uint32_t i = 0; i < 10; i++) {
+    if (params->count(plugin) != 12) return fail("not twelve parameters");
+    for (uint32_t i = 0; i < 12; i++) {
         clap_param_info_t info;
         if (!params->get_info(plugin, i, &info)) return fail("a parameter without info");
+        static const char *const names[] = {"MIDI thru", "MIDI clock", "Pattern", "Song"};
         char expected[32];
-        snprintf(expected, sizeof expected, i < 8 ? "Mute lane %u" : (i == 8 ? "MIDI thru" : "MIDI clock"), i + 1);
-        if (info.id != 3 + i || strcmp(info.name, expected) != 0 || info.min_value != 0 || info.max_value != 1 ||
-            info.default_value != 0 || !(info.flags & CLAP_PARAM_IS_STEPPED) || !(info.flags & CLAP_PARAM_IS_AUTOMATABLE))
+        if (i < 8) snprintf(expected, sizeof expected, "Mute lane %u", i + 1);
+        else snprintf(expected, sizeof expected, "%s", names[i - 8]);
+        double max = i == 10 ? 128 : 1, start = i == 11 ? 1 : 0;
+        if (info.id != 3 + i || strcmp(info.name, expected) != 0 || info.min_value != 0 || info.max_value != max ||
+            info.default_value != start || !(info.flags & CLAP_PARAM_IS_STEPPED) || !(info.flags & CLAP_PARAM_IS_AUTOMATABLE))
             return fail("a parameter is not what the LV2 port is (id, name, range, default, stepped, automatable)");
         double value = -1, back = -1;
         char text[64];
-        if (!params->get_value(plugin, info.id, &value) || value != 0) return fail("a parameter does not start at 0");
+        if (!params->get_value(plugin, info.id, &value) || value != start) return fail("a parameter does not start at its default");
         if (!params->value_to_text(plugin, info.id, 1, text, sizeof text) || !params->text_to_value(plugin, info.id, text, &back) || back != 1)
             return fail("a parameter's text does not read back");
     }
     double value;
-    if (params->get_value(plugin, 2, &value) || params->get_value(plugin, 13, &value)) return fail("a parameter id Tactus does not have has a value");
+    if (params->get_value(plugin, 2, &value) || params->get_value(plugin, 15, &value)) return fail("a parameter id Tactus does not have has a value");
     return 0;
 }
 
@@ -484,7 +488,9 @@ int main(int argc, char **argv)
         for (uint32_t j = i + 1; j < given; j++)
             last &= (j < flush_count ? &flushed[j] : &params_in.events[j - flush_count])->param_id != event->param_id;
         double value = -1;
-        if (last && (!params->get_value(plugin, event->param_id, &value) || value != (event->value >= 0.5)))
+        /* A toggle is 0 or 1 (on at 0.5 or above); the pattern its number, rounded (13). */
+        double expected = event->param_id == 13 ? (double)(long)(event->value + 0.5) : (event->value >= 0.5);
+        if (last && (!params->get_value(plugin, event->param_id, &value) || value != expected))
             return fail("a parameter's value is not the last one the host sent");
     }
     plugin->deactivate(plugin);

@@ -21,11 +21,14 @@ bool tactus_clap_state_load(void *instance, const clap_istream_t *stream);
 
 /* The parameters (timing contract §11.4): the LV2 plugin's control ports,
  * their LV2 port indices as ids: mute1 ... mute8 are 3 to 10, midi_thru 11,
- * clock 12 (§12: MIDI clock on the note output). */
+ * clock 12 (§12: MIDI clock on the note output), pattern 13 (0-128, §9.6)
+ * and song 14 (§9.5, on by default). */
 #define TACTUS_CLAP_PARAM_FIRST_MUTE 3
 #define TACTUS_CLAP_PARAM_MUTE_COUNT 8
 #define TACTUS_CLAP_PARAM_MIDI_THRU 11
 #define TACTUS_CLAP_PARAM_CLOCK 12
+#define TACTUS_CLAP_PARAM_PATTERN 13
+#define TACTUS_CLAP_PARAM_SONG 14
 bool tactus_clap_param_value(void *instance, clap_id id, double *value);
 void tactus_clap_params_flush(void *instance, const clap_input_events_t *in, const clap_output_events_t *out);
 /* Tells the host the values changed (clap.params rescan), after a state load. Main thread. */

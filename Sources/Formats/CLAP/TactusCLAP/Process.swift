@@ -23,6 +23,9 @@ enum CLAPProcess {
         if mutes != sequencer.pointee.renderer.parameterMutes { sequencer.pointee.apply(.laneMutes(mutes), atOffset: 0) }
         // §12 by §11.4: the clock as flush, a state load or the last block left it, from the first frame.
         sequencer.pointee.setMIDIClock(enabled: controls.bits & CLAPParameter.clockBit != 0)
+        // §9.5, §9.6 by §11.4: `song` and `pattern` as flush, a state load or the last block left them.
+        sequencer.pointee.setSongEnabled(controls.song, atOffset: 0)
+        sequencer.pointee.setPatternControl(Float(controls.pattern), atOffset: 0)
         if let transport = process.pointee.transport {
             _ = sequencer.pointee.apply(TransportReading.update(transport.pointee), atOffset: 0)
         }
@@ -63,7 +66,7 @@ enum CLAPProcess {
     }
 
     /// One input event: a transport report (§11.1), MIDI (key-follow, all
-    /// notes off, thru; §5, §7.5) or a parameter's value (§11.4). Events of
+    /// notes off, pattern triggers, thru; §5, §7.5, §9.6) or a parameter's value (§11.4). Events of
     /// other spaces or types, and events too short for their type, are
     /// passed over; a time beyond the block is taken at its end, as LV2's
     /// event offsets are.
@@ -84,12 +87,16 @@ enum CLAPProcess {
             let thru = controls.bits & CLAPParameter.thruBit != 0
             withUnsafeBytes(of: raw.load(as: clap_event_midi_t.self).data) { _ = sequencer.pointee.receiveMIDI($0, thru: thru, atOffset: offset) }
         case CLAP_EVENT_PARAM_VALUE:
-            // §11.4: a mute or the clock at this frame; midi_thru for the MIDI events after it.
+            // §11.4: a mute, the clock, the song or a pattern at this frame; midi_thru for the MIDI events after it.
             if let bit = controls.take(event) {
                 if bit & CLAPParameter.muteMask != 0 {
                     sequencer.pointee.apply(.laneMutes((controls.bits & CLAPParameter.muteMask) | pastEight), atOffset: offset)
                 } else if bit == CLAPParameter.clockBit {
                     sequencer.pointee.setMIDIClock(enabled: controls.bits & bit != 0, atOffset: offset)
+                } else if bit == CLAPParameter.songOffBit {
+                    sequencer.pointee.setSongEnabled(controls.song, atOffset: offset)
+                } else if bit == CLAPParameter.patternMask {
+                    sequencer.pointee.setPatternControl(Float(controls.pattern), atOffset: offset)
                 }
             }
         default:

@@ -99,6 +99,15 @@ struct ScriptSessionTests {
             input.append(p)
         }
 
+        /// A `CLAP_EVENT_PARAM_VALUE` of parameter `id` at `time`.
+        func addParameter(_ id: UInt32, _ value: Double, time: Int) {
+            add(clap_event_param_value_t(
+                header: clap_event_header_t(
+                    size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: UInt32(time), space_id: CLAP_CORE_EVENT_SPACE_ID,
+                    type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
+                param_id: id, cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1, value: value))
+        }
+
         func clear() {
             for p in input { p.deallocate() }
             input = []
@@ -184,24 +193,18 @@ struct ScriptSessionTests {
                                 type: UInt16(CLAP_EVENT_MIDI), flags: 0),
                             port_index: 0, data: (bytes[0], bytes[1], bytes[2])))
                     case .thru(let on):
-                        lists.add(clap_event_param_value_t(
-                            header: clap_event_header_t(
-                                size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: UInt32(timed.offset),
-                                space_id: CLAP_CORE_EVENT_SPACE_ID, type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
-                            param_id: CLAPParameter.midiThru, cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1, value: on ? 1 : 0))
+                        lists.addParameter(CLAPParameter.midiThru, on ? 1 : 0, time: timed.offset)
                     case .laneMutes(let bits):
-                        for lane in 0..<8 {
-                            lists.add(clap_event_param_value_t(
-                                header: clap_event_header_t(
-                                    size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: UInt32(timed.offset),
-                                    space_id: CLAP_CORE_EVENT_SPACE_ID, type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
-                                param_id: 3 + UInt32(lane), cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1,
-                                value: bits & (1 << UInt64(lane)) != 0 ? 1 : 0))
-                        }
+                        for lane in 0..<8 { lists.addParameter(3 + UInt32(lane), bits & (1 << UInt64(lane)) != 0 ? 1 : 0, time: timed.offset) }
                     case .pattern, .patternFile, .editorEdit, .get:
                         throw Unplayable(description: "a pattern edit or question (not a CLAP host's)")
-                    case .request, .song:
-                        throw Unplayable(description: "a pattern request or the song (not CLAP parameters yet)")
+                    case .song(let on):
+                        // §9.5 by §11.4: the `song` parameter at this frame.
+                        lists.addParameter(CLAPParameter.song, on ? 1 : 0, time: timed.offset)
+                    case .request:
+                        // The `pattern` parameter asks by number on the text's grid (make clap-test
+                        // checks it against render's requests); a script's request names one, with a grid.
+                        throw Unplayable(description: "a pattern request by name (the pattern parameter asks by number)")
                     }
                 }
             }
