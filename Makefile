@@ -234,7 +234,7 @@ nsm-test: tools deps-test
 # XCTest's "Executed 0 tests". A plain make does not (a newer compiler's
 # deprecation must not stop a user's build).
 test: BUILD_GATE := scripts/no-warnings
-test: deps deps-test nolocks-check plugin validate load-without-swift cli-without-swift test-unit cli-test nsm-test clap-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
+test: deps deps-test nolocks-check plugin clap validate load-without-swift cli-without-swift test-unit cli-test nsm-test clap-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
 # The engine's rule (docs/architecture.md): every public entry point of

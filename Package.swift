@@ -249,7 +249,10 @@ let package = Package(
         .testTarget(name: "LV2AtomsTests", dependencies: ["LV2Atoms", "LV2HostKit", "CLV2", "CLV2Forge", "TactusOffline"], path: "Tests/Formats/LV2/LV2AtomsTests"),
         // The CLAP glue: §11's transport mapping against LV2's reports of the same place.
         .testTarget(
-            name: "TactusCLAPTests", dependencies: ["TactusCLAP", "CCLAP", "CCLAPEntry", "CLV2", "LV2Atoms", "TactusEngine", "TactusModel", "TactusOffline"],
+            name: "TactusCLAPTests",
+            dependencies: [
+                "TactusCLAP", "CCLAP", "CCLAPEntry", "CLV2", "LV2Atoms", "TactusEngine", "TactusModel", "TactusOffline", "TactusTestSupport", "FileIO",
+            ],
             path: "Tests/Formats/CLAP/TactusCLAPTests"),
         // tactus jack's prompt commands and its process callback.
         .testTarget(

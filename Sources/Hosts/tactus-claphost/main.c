@@ -36,6 +36,9 @@
  * (after a state loaded before it).
  * After the run every parameter's get_value must be the last value sent.
  *
+ * Plan (--plan FILE): the blocks, their transport and input events are
+ * read from FILE (plan.c says how) instead of the steady transport.
+ *
  * Gui (the gui and timer-support extensions): with --gui 1 the editor opens
  * in a window of the host's on $DISPLAY, the run is paced to the wall clock
  * and the timer runs; a click adds a note, the playhead must move, the key
@@ -44,6 +47,7 @@
  * logged as "# param FRAME ID VALUE" lines, and get_value must then give them.
  */
 #include "gui.h"
+#include "plan.h"
 #include <CCLAP.h>
 #include <CRTCheckHooks.h>
 #include <dlfcn.h>
@@ -301,7 +305,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) return fail("usage: tactus-claphost PLUGIN.clap --frames N [--rate R] [--block B] [--tempo T] [--meter N] [--unit D]");
     long long frames = 0, rate = 48000, block = 256, tempo = 120, meter = 4, unit = 4, rtcheck = 0, gui = 0;
-    const char *state_path = NULL, *save_path = NULL, *bad_state_path = NULL, *gui_state_path = NULL;
+    const char *state_path = NULL, *save_path = NULL, *bad_state_path = NULL, *gui_state_path = NULL, *plan_path = NULL;
     int load_before = 0;
     static input_state params_in;
     clap_event_param_value_t flushed[MAX_PARAMS];
@@ -335,8 +339,10 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--rtcheck") == 0) rtcheck = value;
         else if (strcmp(argv[i], "--gui") == 0) gui = value;
         else if (strcmp(argv[i], "--gui-state") == 0) gui_state_path = argv[i + 1];
+        else if (strcmp(argv[i], "--plan") == 0) plan_path = argv[i + 1];
         else return fail("unknown option");
     }
+    if (plan_path && frames == 0) frames = 1;  /* the plan says how long */
     if (frames <= 0 || rate <= 0 || block <= 0 || tempo <= 0 || meter <= 0 || meter > 65535 || unit <= 0 ||
         (unit & (unit - 1)) != 0 || unit > 32)
         return fail("bad option value (unit: a power of two up to 32)");
@@ -432,7 +438,8 @@ int main(int argc, char **argv)
      * f x tempo x 4 / unit quarter notes a minute / (60 rate), times 2^31. */
     const __int128 bar_length = (__int128)meter * 4 * CLAP_BEATTIME_FACTOR / unit;
     printf("# tactus event log: FRAME then MIDI bytes in hex\n");
-    for (long long start = 0; start < frames; start += block) {
+    if (plan_path && plan_run(plan_path, plugin, &output, &state.block_start)) return 1;
+    for (long long start = 0; !plan_path && start < frames; start += block) {
         uint32_t count = (uint32_t)(frames - start < block ? frames - start : block);
         __int128 position = (__int128)start * tempo * 4 * CLAP_BEATTIME_FACTOR / (60 * rate * unit);
         clap_event_transport_t transport = {

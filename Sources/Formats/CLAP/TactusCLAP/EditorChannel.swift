@@ -117,8 +117,16 @@ struct EditorChannel {
         }
     }
 
+    // (One per event type: a generic closure is not allowed on the audio thread.)
     @_noLocks
-    private func push<Event>(_ event: inout Event, to output: UnsafePointer<clap_output_events_t>?) {
+    private func push(_ event: inout clap_event_param_gesture_t, to output: UnsafePointer<clap_output_events_t>?) {
+        _ = withUnsafePointer(to: &event) { e in
+            e.withMemoryRebound(to: clap_event_header_t.self, capacity: 1) { tactus_clap_output_push(output, $0) }
+        }
+    }
+
+    @_noLocks
+    private func push(_ event: inout clap_event_param_value_t, to output: UnsafePointer<clap_output_events_t>?) {
         _ = withUnsafePointer(to: &event) { e in
             e.withMemoryRebound(to: clap_event_header_t.self, capacity: 1) { tactus_clap_output_push(output, $0) }
         }

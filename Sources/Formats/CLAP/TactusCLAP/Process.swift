@@ -15,12 +15,6 @@ enum CLAPProcess {
     ) {
         let frameCount = Int(process.pointee.frames_count)
         _ = sequencer.pointee.beginBlock(frameCount: frameCount, eventCapacity: sequencer.pointee.eventStorageCapacity)
-        // The editor's auditions, lease and lanes past 8, from the block's first frame.
-        editor.receiveCommands(into: sequencer)
-        // §11.4: mutes given outside process() (flush, a state load, a new
-        // sequencer at another rate, the editor) from the block's first frame.
-        let mutes = (controls.bits & CLAPParameter.muteMask) | editor.pastEight.pointee
-        if mutes != sequencer.pointee.renderer.parameterMutes { sequencer.pointee.apply(.laneMutes(mutes), atOffset: 0) }
         // §12 by §11.4: the clock as flush, a state load or the last block left it, from the first frame.
         sequencer.pointee.setMIDIClock(enabled: controls.bits & CLAPParameter.clockBit != 0)
         // §9.5, §9.6 by §11.4: `song` and `pattern` as flush, a state load or the last block left them.
@@ -29,6 +23,13 @@ enum CLAPProcess {
         if let transport = process.pointee.transport {
             _ = sequencer.pointee.apply(TransportReading.update(transport.pointee), atOffset: 0)
         }
+        // The editor's auditions (heard only when the transport at this frame is
+        // stopped, §8.1: after the block's report), its lease, its lanes past 8.
+        editor.receiveCommands(into: sequencer)
+        // §11.4: mutes given outside process() (flush, a state load, a new
+        // sequencer at another rate, the editor) from the block's first frame.
+        let mutes = (controls.bits & CLAPParameter.muteMask) | editor.pastEight.pointee
+        if mutes != sequencer.pointee.renderer.parameterMutes { sequencer.pointee.apply(.laneMutes(mutes), atOffset: 0) }
         let input = process.pointee.in_events
         let count = tactus_clap_input_size(input)
         var index: UInt32 = 0

@@ -79,8 +79,8 @@ struct EditorMessageTests {
         t.header = clap_event_header_t(
             size: UInt32(MemoryLayout<clap_event_transport_t>.size), time: 0, space_id: CLAP_CORE_EVENT_SPACE_ID,
             type: UInt16(CLAP_EVENT_TRANSPORT), flags: 0)
-        t.flags = UInt32(CLAP_TRANSPORT_HAS_TEMPO | CLAP_TRANSPORT_HAS_BEATS_TIMELINE | CLAP_TRANSPORT_HAS_TIME_SIGNATURE)
-            | (rolling ? UInt32(CLAP_TRANSPORT_IS_PLAYING) : 0)
+        t.flags = CLAP_TRANSPORT_HAS_TEMPO.rawValue | CLAP_TRANSPORT_HAS_BEATS_TIMELINE.rawValue | CLAP_TRANSPORT_HAS_TIME_SIGNATURE.rawValue
+            | (rolling ? CLAP_TRANSPORT_IS_PLAYING.rawValue : 0)
         t.song_pos_beats = quarters << 31
         t.tempo = 120
         t.tsig_num = 4
