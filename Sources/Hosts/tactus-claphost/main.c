@@ -1,5 +1,5 @@
 /*
- * tactus-claphost: the project's CLAP test host (issue 31, in progress).
+ * tactus-claphost: the project's CLAP test host (issue 31).
  * Loads a .clap file with dlopen, checks what it declares (one plugin,
  * org.tactus.sequencer, features note-effect and utility, one MIDI-dialect
  * note port each way), activates it and runs it block by block while a host
