@@ -9,8 +9,12 @@
  *
  * What a person does, at fixed times of the run (synthetic X events sent
  * to the editor's window, as a window manager would pass them):
+ *   1.0 s: the transport stops (the position runs on, IS_PLAYING cleared);
  *   1.5 s: a click on an empty cell of the grid (beat 2 1/2 of the bar, key
- *          C4 = 60, absent from the default pattern): a new note;
+ *          C4 = 60, absent from the default pattern): a new note, which the
+ *          editor auditions (heard while stopped, §8.1);
+ *   2.0 s: the transport rolls again (at the position it ran on to): the new
+ *          note plays at its beat;
  *   3.0 s and 3.5 s: the playhead read back from the window's pixels (the
  *          column of its colour in a row of the grid): it must move;
  *   3.8 s: with --gui-state FILE, FILE loaded as the plugin's state (a
@@ -195,21 +199,29 @@ int gui_step(gui_session *g, long long frame)
         nanosleep(&pause, NULL);
     }
     double at = (double)(frame - g->first_frame) / (double)g->rate;
-    if (g->step == 0 && at >= 1.5) {
+    if (g->step == 0 && at >= 1.0) {
+        g->stopped = true;
+        printf("# gui: transport stopped at frame %lld\n", frame);
+        g->step++;
+    } else if (g->step == 1 && at >= 1.5) {
         send_click(g, GRID_X(2.5) + 6, GRID_Y(60) + 6);
         printf("# gui: clicked at frame %lld (beat 2 1/2, key 60)\n", frame);
         g->step++;
-    } else if (g->step == 1 && at >= 3.0) {
+    } else if (g->step == 2 && at >= 2.0) {
+        g->stopped = false;
+        printf("# gui: transport rolls at frame %lld\n", frame);
+        g->step++;
+    } else if (g->step == 3 && at >= 3.0) {
         g->playhead_x = playhead_column(g, GRID_Y(62) + 3);
         printf("# gui: playhead at x %d at frame %lld\n", g->playhead_x, frame);
         g->step++;
-    } else if (g->step == 2 && at >= 3.5) {
+    } else if (g->step == 4 && at >= 3.5) {
         int x = playhead_column(g, GRID_Y(62) + 3);
         printf("# gui: playhead at x %d at frame %lld\n", x, frame);
         if (x < 0 || g->playhead_x < 0 || x == g->playhead_x) return gui_fail("the playhead does not move");
         printf("# gui: the playhead moved\n");
         g->step++;
-    } else if (g->step == 3 && at >= 3.8) {
+    } else if (g->step == 5 && at >= 3.8) {
         if (g->state) {
             const clap_plugin_state_t *state = g->plugin->get_extension(g->plugin, CLAP_EXT_STATE);
             g->state_at = 0;
@@ -218,11 +230,11 @@ int gui_step(gui_session *g, long long frame)
             printf("# gui: state loaded at frame %lld\n", frame);
         }
         g->step++;
-    } else if (g->step == 4 && at >= 4.5) {
+    } else if (g->step == 6 && at >= 4.5) {
         send_key(g, XK_m);
         printf("# gui: key m at frame %lld\n", frame);
         g->step++;
-    } else if (g->step == 5 && at >= 5.5) {
+    } else if (g->step == 7 && at >= 5.5) {
         gui_close(g);
     }
     return 0;

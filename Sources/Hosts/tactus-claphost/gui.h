@@ -11,6 +11,8 @@ typedef struct {
     void *display; /* Display * */
     unsigned long parent, editor;
     bool open, leaked_timer;
+    /* The transport stopped (the host's steady transport without IS_PLAYING), for an audition. */
+    bool stopped;
     long long rate, first_frame;
     double started, next_tick[4];
     long ticks;

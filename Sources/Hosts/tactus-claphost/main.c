@@ -445,7 +445,7 @@ int main(int argc, char **argv)
         clap_event_transport_t transport = {
             .header = {sizeof transport, 0, CLAP_CORE_EVENT_SPACE_ID, CLAP_EVENT_TRANSPORT, 0},
             .flags = CLAP_TRANSPORT_HAS_TEMPO | CLAP_TRANSPORT_HAS_BEATS_TIMELINE | CLAP_TRANSPORT_HAS_TIME_SIGNATURE |
-                     CLAP_TRANSPORT_IS_PLAYING,
+                     (gui && editor.stopped ? 0 : CLAP_TRANSPORT_IS_PLAYING),
             .song_pos_beats = (clap_beattime)position,
             .tempo = (double)tempo * 4 / (double)unit,
             .bar_number = (int32_t)(position / bar_length),
