@@ -68,6 +68,13 @@ extern const char *const tactus_uri_textHash;
 extern const char *const tactus_uri_textOffset;
 extern const char *const tactus_uri_textLength;
 extern const char *const tactus_uri_textWindow;
+extern const char *const tactus_uri_scene;
+extern const char *const tactus_uri_playing;
+extern const char *const tactus_uri_queued;
+extern const char *const tactus_uri_switchBeat;
+extern const char *const tactus_uri_songEntry;
+extern const char *const tactus_uri_request;
+extern const char *const tactus_uri_when;
 
 extern const char *const tactus_uri_atom_Blank;
 extern const char *const tactus_uri_atom_Object;

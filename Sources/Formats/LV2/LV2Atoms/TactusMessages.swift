@@ -86,4 +86,25 @@ extension AtomObjectWriter {
         add(uris.midiVelocity, int: velocity, uris: uris)
         add(uris.midiChannel, int: channel, uris: uris)
     }
+
+    /// `[] a tactus:scene ; tactus:playing p ; tactus:queued q ; [tactus:switchBeat b ;]
+    /// tactus:songEntry e`: what plays of a text of several patterns (§9),
+    /// patterns and entries from 1, 0 for none; the switch beat (a host beat,
+    /// `atom:Double`) only while a pattern is queued.
+    @_noLocks
+    public mutating func addScene(playing: Int32, queued: Int32, switchBeat: Double?, songEntry: Int32, uris: URIDTable) {
+        add(uris.playing, int: playing, uris: uris)
+        add(uris.queued, int: queued, uris: uris)
+        if let switchBeat { add(uris.switchBeat, double: switchBeat, uris: uris) }
+        add(uris.songEntry, int: songEntry, uris: uris)
+    }
+
+    /// `[] a tactus:request ; tactus:pattern p ; [tactus:when "bar"]`: the
+    /// editor asks for pattern `p` (from 1) at `when` (`now`, `beat`, `bar`,
+    /// `bars N`, `end`; nil: the text's `switch at`).
+    @_noLocks
+    public mutating func addRequest(pattern: Int32, when: UnsafeRawBufferPointer?, uris: URIDTable) {
+        add(uris.pattern, int: pattern, uris: uris)
+        if let when { add(uris.when, type: uris.atomString, text: when) }
+    }
 }
