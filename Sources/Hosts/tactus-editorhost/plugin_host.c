@@ -183,6 +183,8 @@ PluginSide *plugin_open(const char *bundle_path)
         descriptor->connect_port(plugin->handle, TACTUS_PORT_MUTE_FIRST + i, &plugin->mutes[i]);
     descriptor->connect_port(plugin->handle, TACTUS_PORT_MIDI_THRU, &plugin->thru);
     descriptor->connect_port(plugin->handle, TACTUS_PORT_CLOCK, &plugin->clock);
+    descriptor->connect_port(plugin->handle, TACTUS_PORT_PLAYING, &plugin->playing);
+    descriptor->connect_port(plugin->handle, TACTUS_PORT_QUEUED, &plugin->queued);
     if (descriptor->activate) descriptor->activate(plugin->handle);
     plugin->started = monotonic_seconds();
     return plugin;
