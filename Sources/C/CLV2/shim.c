@@ -32,6 +32,7 @@ const char *const tactus_uri_switchBeat = "urn:tactus:switchBeat";
 const char *const tactus_uri_songEntry = "urn:tactus:songEntry";
 const char *const tactus_uri_request = "urn:tactus:request";
 const char *const tactus_uri_when = "urn:tactus:when";
+const char *const tactus_uri_ignoredRequests = "urn:tactus:ignoredRequests";
 
 const char *const tactus_uri_atom_Blank = LV2_ATOM__Blank;
 const char *const tactus_uri_atom_Object = LV2_ATOM__Object;

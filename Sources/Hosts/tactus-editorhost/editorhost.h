@@ -137,6 +137,8 @@ typedef struct {
     LV2_Log_Log log;
     uint8_t *control, *midi, *notify;
     float mutes[TACTUS_PORT_MUTE_COUNT], thru, clock, pattern, song;
+    /* The output controls `playing` and `queued` (§9): written by every run(). */
+    float playing, queued;
     MessageQueue to_plugin, to_ui, requests, responses;
     double started;
     uint64_t frames, blocks;

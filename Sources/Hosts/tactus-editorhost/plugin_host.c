@@ -186,6 +186,8 @@ PluginSide *plugin_open(const char *bundle_path)
     plugin->song = 1;  /* the port's default */
     descriptor->connect_port(plugin->handle, TACTUS_PORT_PATTERN, &plugin->pattern);
     descriptor->connect_port(plugin->handle, TACTUS_PORT_SONG, &plugin->song);
+    descriptor->connect_port(plugin->handle, TACTUS_PORT_PLAYING, &plugin->playing);
+    descriptor->connect_port(plugin->handle, TACTUS_PORT_QUEUED, &plugin->queued);
     if (descriptor->activate) descriptor->activate(plugin->handle);
     plugin->started = monotonic_seconds();
     return plugin;

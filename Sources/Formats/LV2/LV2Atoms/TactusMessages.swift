@@ -88,9 +88,10 @@ extension AtomObjectWriter {
     }
 
     /// `[] a tactus:scene ; tactus:playing p ; tactus:queued q ; [tactus:switchBeat b ;]
-    /// tactus:songEntry e`: what plays of a text of several patterns (§9),
-    /// patterns and entries from 1, 0 for none; the switch beat (a host beat,
-    /// `atom:Double`) only while a pattern is queued.
+    /// tactus:songEntry e`: the pattern playing and the one queued (1-based, 0
+    /// none), each an `atom:Int`; the queued switch's boundary beat (an
+    /// `atom:Double`, only while one is queued); the song entry playing
+    /// (1-based, 0 when no song plays), an `atom:Int` (timing contract §9).
     @_noLocks
     public mutating func addScene(playing: Int32, queued: Int32, switchBeat: Double?, songEntry: Int32, uris: URIDTable) {
         add(uris.playing, int: playing, uris: uris)
@@ -99,9 +100,9 @@ extension AtomObjectWriter {
         add(uris.songEntry, int: songEntry, uris: uris)
     }
 
-    /// `[] a tactus:request ; tactus:pattern p ; [tactus:when "bar"]`: the
-    /// editor asks for pattern `p` (from 1) at `when` (`now`, `beat`, `bar`,
-    /// `bars N`, `end`; nil: the text's `switch at`).
+    /// `[] a tactus:request ; tactus:pattern n ; [tactus:when "bar"]`: asks for
+    /// pattern `n` (1-based, an `atom:Int`) at the boundary `when` spells
+    /// (`now`, `beat`, `bar`, `bars N`, `end`; nil: the text's `switch at`).
     @_noLocks
     public mutating func addRequest(pattern: Int32, when: UnsafeRawBufferPointer?, uris: URIDTable) {
         add(uris.pattern, int: pattern, uris: uris)
