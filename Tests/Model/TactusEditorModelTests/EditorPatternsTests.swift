@@ -179,6 +179,23 @@ struct EditorPatternsTests {
         #expect(PatternScene(playing: 1).beatsLeft(atBeat: 4) == nil)
     }
 
+    @Test("the playing pattern's origin, as the editor follows it: a switch's boundary (phase restart), kept (phase keep), a song entry's start")
+    func origin() {
+        var scene = PatternScene(songOn: false).updated(
+            with: PatternScene(playing: 1), beat: 3, keepsPhase: false, songStarts: [], songLength: nil)
+        #expect(scene.playing == 1 && scene.origin == 0 && !scene.songOn)
+        scene = scene.updated(with: PatternScene(playing: 1, queued: 2, switchBeat: 8), beat: 5, keepsPhase: false, songStarts: [], songLength: nil)
+        #expect(scene.origin == 0 && scene.queued == 2)
+        scene = scene.updated(with: PatternScene(playing: 2), beat: 8.01, keepsPhase: false, songStarts: [], songLength: nil)
+        #expect(scene.origin == 8 && scene.playing == 2)
+        let kept = PatternScene(playing: 1, queued: 2, switchBeat: 8).updated(
+            with: PatternScene(playing: 2), beat: 8.01, keepsPhase: true, songStarts: [], songLength: nil)
+        #expect(kept.origin == 0)
+        // The song: entries at 0, 8, 32 (40 beats, looping); the third entry in the song's second pass.
+        let song = PatternScene().updated(with: PatternScene(playing: 3, songEntry: 3), beat: 73, keepsPhase: false, songStarts: [0, 8, 32], songLength: 40)
+        #expect(song.origin == 72)
+    }
+
     @Test("a large text of several patterns: an edit of one changes only its lines, quickly")
     func largeText() throws {
         var text = "tactus-pattern 3\n"
