@@ -45,7 +45,7 @@ struct EditorPatternsTests {
         let text = bytes(arrangementText)
         for index in 0..<3 {
             let doc = try EditorDocument(parsing: text, pattern: index)
-            #expect(doc.version == 3 && doc.patternIndex == index)
+            #expect(doc.textVersion == 3 && doc.version == 2 && doc.patternIndex == index)
             #expect(doc.patternNames.map(string) == ["intro", "groove", "fill"])
             #expect(doc.song?.entries.count == 3 && doc.switchRule.at == .bars(2))
             #expect(doc.text() == text)

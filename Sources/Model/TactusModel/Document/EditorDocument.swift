@@ -41,8 +41,11 @@ import TactusEngine
 /// plus the check, O(k) in version 1 and O(n + notes over the lanes' common
 /// cycle) in version 2; adding or removing notes O(n + lines).
 public struct EditorDocument {
-    /// 1, 2 or 3, as the text's header says.
+    /// 1 or 2: how the pattern edited is laid out (version 1: one `length`;
+    /// version 2, and each pattern of version 3: lanes).
     public private(set) var version: Int
+    /// 1, 2 or 3, as the text's header says.
+    public private(set) var textVersion: Int
     /// `seed S` of a version-2 or version-3 text (0 otherwise); kept as written.
     public private(set) var seed: UInt32
     /// The lanes in text order (of the pattern edited, in version 3); in
@@ -111,7 +114,8 @@ public struct EditorDocument {
     init(text: [UInt8], arrangement: Arrangement, pattern index: Int, firstID: UInt32) {
         let chosen = Swift.min(Swift.max(index, 0), arrangement.patterns.count - 1)
         let pattern = arrangement.patterns[chosen].pattern
-        version = arrangement.version
+        version = pattern.version
+        textVersion = arrangement.version
         seed = pattern.seed
         lanes = pattern.lanes
         notes = []
