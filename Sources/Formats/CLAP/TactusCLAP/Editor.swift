@@ -173,31 +173,47 @@ extension CLAPPlugin {
     /// replaced patterns are reclaimed here (the exchange's one reclaimer).
     mutating func readNotices() {
         var playhead: Playhead? = nil
+        var scene: SceneReport? = nil
         var reclaim = false
         while let notice = editorChannel.notices.pointee.pop() {
             if notice.owed.contains(.playhead) { playhead = notice.playhead }
+            if notice.owed.contains(.scene) { scene = notice.scene }
             if notice.owed.contains(.reclaim) { reclaim = true }
         }
         if reclaim, let sequencer { _ = sequencer.pointee.handOver.pointee.reclaim() }
-        guard let uris = editor.uris, let p = playhead else { return }
+        guard let uris = editor.uris else { return }
+        if let s = scene {
+            // `urn:tactus:scene` (§9.9), as the LV2 plugin's notify port carries it.
+            let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.scene) {
+                $0.addScene(
+                    playing: Int32(clamping: s.playing), queued: Int32(clamping: s.queued),
+                    switchBeat: s.queued > 0 ? s.switchBeat.approximateValue : nil, songEntry: Int32(clamping: s.songEntry), uris: uris)
+            }
+            editor.outbox.append(CLAPEditor.Outgoing(port: TACTUS_PORT_NOTIFY, format: uris.atomEventTransfer, bytes: atom))
+        }
+        guard let p = playhead else { return }
         let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.playhead) {
             $0.addPlayhead(beat: p.beat, beatsPerMinute: p.beatsPerMinute, speed: p.speed, beatsPerBar: p.beatsPerBar, uris: uris)
         }
         editor.outbox.append(CLAPEditor.Outgoing(port: TACTUS_PORT_NOTIFY, format: uris.atomEventTransfer, bytes: atom))
     }
 
-    /// The mute parameters the host changed (automation, its own controls, a
-    /// state), told to the editor as an LV2 host tells its UI of a control port.
+    /// The mute and song parameters the host changed (automation, its own
+    /// controls, a state), told to the editor as an LV2 host tells its UI of a
+    /// control port (the parameter's id is the port).
     mutating func showControls() {
         let bits = controls.bits
         let shown = editor.shownControls
         guard shown != bits else { return }
-        for lane in 0..<CLAPParameter.muteCount {
-            let bit: UInt64 = 1 << UInt64(lane)
-            guard shown == nil || (shown! & bit) != (bits & bit) else { continue }
-            var value: Float = bits & bit != 0 ? 1 : 0
+        var ids = (0..<UInt32(CLAPParameter.muteCount)).map { CLAPParameter.firstMute + $0 }
+        ids.append(CLAPParameter.song)
+        for id in ids {
+            guard let mask = CLAPParameter.bits(id), shown == nil || (shown! & mask) != (bits & mask),
+                let v = CLAPParameter.value(id, in: bits)
+            else { continue }
+            var value = Float(v)
             let bytes = withUnsafeBytes(of: &value) { Array($0) }
-            editor.outbox.append(CLAPEditor.Outgoing(port: TACTUS_PORT_MUTE_FIRST + UInt32(lane), format: 0, bytes: bytes))
+            editor.outbox.append(CLAPEditor.Outgoing(port: id, format: 0, bytes: bytes))
         }
         editor.shownControls = bits
     }

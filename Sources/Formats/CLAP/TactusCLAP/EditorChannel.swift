@@ -8,13 +8,13 @@ import TactusEngine
 ///
 /// - `commands` (main thread to `process()`): what only the audio thread
 ///   may do for the editor: an audition (§8.1), the playhead lease (§8.2),
-///   the lanes past 8 muted (§7.6).
+///   the lanes past 8 muted (§7.6), a pattern requested (§9.2).
 /// - `changes` (main thread to `process()` or `params.flush`): parameters
 ///   the editor set (a mute clicked), which the host is told of as output
 ///   parameter events between gesture begin and end.
 /// - `notices` (`process()` to the main thread's timer): what the sequencer
-///   owes the editor (the playhead, a pattern to reclaim), read while an
-///   editor is open and dropped otherwise.
+///   owes the editor (the playhead, the scene, a pattern to reclaim), read
+///   while an editor is open and dropped otherwise.
 ///
 /// Pushing and popping never allocate, lock or block; a full queue drops
 /// (a command: the editor renews its lease, a click is lost; a notice: the
@@ -25,6 +25,9 @@ struct EditorChannel {
         case lease(open: Bool)
         /// `urn:tactus:laneMutes`: bit i mutes lane i, for the lanes past the eight parameters.
         case laneMutes(UInt64)
+        /// `urn:tactus:request` (§9.2): pattern `number` (0: not understood, ignored and
+        /// counted) at `grid` (nil: the text's `switch`).
+        case request(number: Int, grid: SwitchSettings.Grid?)
     }
 
     /// A parameter the editor set: its id (`CLAPParameter`) and value.
@@ -33,10 +36,11 @@ struct EditorChannel {
         var value: Double
     }
 
-    /// What a block owed the editor, with the playhead at its end.
+    /// What a block owed the editor, with the playhead and the scene (§9) at its end.
     struct Notice: BitwiseCopyable {
         var owed: OwedNotifications
         var playhead: Playhead
+        var scene: SceneReport
     }
 
     let commands: UnsafeMutablePointer<SPSCQueue<Command>>
@@ -86,6 +90,8 @@ struct EditorChannel {
                 if open { sequencer.pointee.editorOpened() } else { sequencer.pointee.editorClosed() }
             case .laneMutes(let bits):
                 pastEight.pointee = bits & ~CLAPParameter.muteMask
+            case .request(let number, let grid):
+                sequencer.pointee.request(pattern: number, grid: grid, atOffset: 0)
             }
         }
     }
@@ -141,7 +147,7 @@ struct EditorChannel {
             owed.remove(.droppedNoteOns)
         }
         guard !owed.isEmpty, editorOpen.pointee.load(ordering: .relaxed) else { return }
-        if !notices.pointee.push(Notice(owed: owed, playhead: sequencer.pointee.playhead)) {
+        if !notices.pointee.push(Notice(owed: owed, playhead: sequencer.pointee.playhead, scene: sequencer.pointee.scene)) {
             owed.remove(.playhead)
             sequencer.pointee.owe(owed)
         }

@@ -17,8 +17,10 @@ extension CLAPPlugin {
     mutating func editorWrote(port: UInt32, size: Int, format: UInt32, buffer: UnsafeRawPointer) {
         guard let uris = editor.uris else { return }
         if format == 0 {
-            // A control port's value: the mute parameters (their ids are the port indices, §11.4).
-            guard size == 4, port >= TACTUS_PORT_MUTE_FIRST, port < TACTUS_PORT_MUTE_FIRST + TACTUS_PORT_MUTE_COUNT else { return }
+            // A control port's value: the mutes and the song (the song's row), parameters
+            // whose ids are the port indices (§11.4).
+            let isMute = port >= TACTUS_PORT_MUTE_FIRST && port < TACTUS_PORT_MUTE_FIRST + TACTUS_PORT_MUTE_COUNT
+            guard size == 4, isMute || port == TACTUS_PORT_SONG else { return }
             editorSetParameter(port, to: buffer.loadUnaligned(as: Float.self) >= 0.5 ? 1 : 0)
             return
         }
@@ -35,6 +37,8 @@ extension CLAPPlugin {
         } else if type == uris.audition {
             guard let note = AuditionFields(&object, uris: uris) else { return }
             _ = editorChannel.commands.pointee.push(.audition(key: note.key, velocity: note.velocity, channel: note.channel))
+        } else if type == uris.request {
+            editorRequest(&object, uris: uris)
         } else if type == uris.editorOpen {
             _ = editorChannel.commands.pointee.push(.lease(open: true))
         } else if type == uris.editorClosed {
@@ -50,6 +54,28 @@ extension CLAPPlugin {
         if let shown = editor.shownControls { editor.shownControls = (shown & ~bit) | (controls.bits & bit) }
         _ = editorChannel.changes.pointee.push(EditorChannel.Change(id: id, value: value))
         tactus_clap_request_flush(host)
+    }
+
+    /// `urn:tactus:request` (§9.2, §9.6): `urn:tactus:pattern` (1-based) and,
+    /// optionally, `urn:tactus:when`, read as the LV2 plugin reads them (one
+    /// it does not understand is passed on as pattern 0: ignored and counted),
+    /// for the audio thread to request at the next block's first frame.
+    mutating func editorRequest(_ object: inout AtomObjectReader, uris: URIDTable) {
+        var number: Int32 = 0
+        var grid: SwitchSettings.Grid? = nil
+        var understood = true
+        while let (key, v) = object.next() {
+            if key == uris.pattern {
+                if let n = v.int(uris) { number = n } else if let n = v.long(uris) { number = Int32(clamping: n) } else { understood = false }
+            } else if key == uris.when {
+                guard v.type == uris.atomString, let g = SwitchSettings.Grid(spelling: v.textBytes()) else {
+                    understood = false
+                    continue
+                }
+                grid = g
+            }
+        }
+        _ = editorChannel.commands.pointee.push(.request(number: understood ? Int(number) : 0, grid: grid))
     }
 
     /// `patch:Set`: a pattern text or change in one message, or the lanes past 8 muted.
