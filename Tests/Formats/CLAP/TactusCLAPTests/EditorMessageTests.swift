@@ -14,8 +14,9 @@ import TactusCLAP
 /// plugin reads them, reach the engine: an audition sounds while stopped, an
 /// edit (whole, a change, or in pieces) plays from the next block and is
 /// what the state saves, a change on another text is refused and the
-/// pattern stays, a mute clicked is a parameter change the host is told of.
-@Suite("CLAP: the editor's messages")
+/// pattern stays, a mute clicked or the song's switch is a parameter change
+/// the host is told of, a pattern requested plays from the next block.
+@Suite("CLAP: the editor's messages", .serialized)
 struct EditorMessageTests {
     /// What the plugin pushed to the host: MIDI, or a parameter event (type, id, value).
     enum Out: Equatable {
@@ -218,6 +219,33 @@ struct EditorMessageTests {
             #expect(clapParamValue(instance, 3, &value) && value == 1)
             let out = Self.block(instance, frames: 48000 * 2, transport: Self.transport(rolling: true))
             #expect(out == [.gesture(begin: true, id: 3), .value(id: 3, 1), .gesture(begin: false, id: 3)])
+        }
+    }
+
+    static let twoPatterns = Array("tactus-pattern 3\nswitch at bar\n\npattern a\nlane x length 4\nnote 0 1 48 100\n\npattern b\nlane x length 4\nnote 0 1 60 90\n".utf8)
+
+    @Test("a pattern the editor requests (urn:tactus:request, now) plays from the next block's first frame")
+    func request() {
+        Self.withEditorLink { instance, uris in
+            Self.write(instance, Self.patternSet(Self.twoPatterns, sequence: 1, uris: uris), uris: uris)
+            let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.request) { object in
+                Array("now".utf8).withUnsafeBytes { object.addRequest(pattern: 2, when: $0, uris: uris) }
+            }
+            Self.write(instance, atom, uris: uris)
+            let out = Self.block(instance, frames: 256, transport: Self.transport(rolling: true))
+            #expect(out == [.midi(time: 0, 0x90, 60, 90)])
+        }
+    }
+
+    @Test("the song's switch in the editor is the song parameter, told to the host as gesture, value, end")
+    func songParameter() {
+        Self.withEditorLink { instance, uris in
+            var off: Float = 0
+            withUnsafeBytes(of: &off) { clapEditorWrite(instance, TACTUS_PORT_SONG, 4, 0, $0.baseAddress) }
+            var value = -1.0
+            #expect(clapParamValue(instance, 14, &value) && value == 0)
+            let out = Self.block(instance, frames: 64, transport: Self.transport(rolling: false))
+            #expect(out == [.gesture(begin: true, id: 14), .value(id: 14, 0), .gesture(begin: false, id: 14)])
         }
     }
 }
