@@ -102,7 +102,7 @@ $(eval $(call EMBEDDED_MODULE,TactusModel,Sources/Model/TactusModel,TactusEngine
 $(eval $(call EMBEDDED_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,TactusEngine TactusModel))
 $(eval $(call EMBEDDED_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,LV2Atoms TactusEngine TactusModel))
 $(eval $(call EMBEDDED_MODULE,TactusUI,Sources/Formats/LV2/TactusUI,LV2Atoms TactusEngine TactusModel TactusEditorModel))
-$(eval $(call EMBEDDED_MODULE,TactusCLAP,Sources/Formats/CLAP/TactusCLAP,TactusEngine TactusModel))
+$(eval $(call EMBEDDED_MODULE,TactusCLAP,Sources/Formats/CLAP/TactusCLAP,LV2Atoms TactusEngine TactusModel))
 
 $(EMBEDDED_DIR)/clv2-shim.c.o: Sources/C/CLV2/shim.c $(wildcard Sources/C/CLV2/include/*.h)
 	@mkdir -p $(EMBEDDED_DIR)
@@ -114,7 +114,7 @@ $(EMBEDDED_DIR)/clv2ui-descriptor.c.o: Sources/C/CLV2UI/descriptor.c $(wildcard 
 	@mkdir -p $(EMBEDDED_DIR)
 	$(BUILD_GATE) $(EMBEDDED_CC) -I Sources/C/CLV2UI/include -c $< -o $@
 
-$(EMBEDDED_DIR)/cclap-entry.c.o: Sources/C/CCLAPEntry/entry.c $(wildcard Sources/C/CCLAP*/include/*.h)
+$(EMBEDDED_DIR)/cclap-%.c.o: Sources/C/CCLAPEntry/%.c $(wildcard Sources/C/CCLAP*/include/*.h)
 	@mkdir -p $(EMBEDDED_DIR)
 	$(BUILD_GATE) $(EMBEDDED_CC) -I Sources/C/CCLAP/include -I Sources/C/CCLAPEntry/include -c $< -o $@
 
@@ -129,19 +129,22 @@ $(EMBEDDED_DIR)/tactus_ui.so: $(EDITOR_OBJECTS) Sources/Formats/LV2/TactusUI/exp
 	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(EDITOR_OBJECTS) -lX11 -lcairo -lm \
 	    -Xlinker --version-script=Sources/Formats/LV2/TactusUI/exports.map -Xlinker -z -Xlinker defs
 
-# The CLAP plugin (issue 31, in progress): libc alone, exporting clap_entry.
-CLAP_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,TactusEngine.o TactusModel.o TactusCLAP.o cclap-entry.c.o)
+# The CLAP plugin (issue 31), with the editor linked in (its gui extension):
+# libc (with libm), libX11 and libcairo, as tactus_ui.so; exporting clap_entry alone.
+CLAP_OBJECTS := $(addprefix $(EMBEDDED_DIR)/,LV2Atoms.o TactusEngine.o TactusModel.o TactusEditorModel.o TactusUI.o TactusCLAP.o \
+    clv2-shim.c.o clv2ui-descriptor.c.o cclap-entry.c.o cclap-gui.c.o)
 $(EMBEDDED_DIR)/tactus.clap: $(CLAP_OBJECTS) Sources/Formats/CLAP/TactusCLAP/exports.map
-	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(CLAP_OBJECTS) -Xlinker --version-script=Sources/Formats/CLAP/TactusCLAP/exports.map
+	$(BUILD_GATE) $(EMBEDDED_LINK) -o $@ $(CLAP_OBJECTS) -lX11 -lcairo -lm \
+	    -Xlinker --version-script=Sources/Formats/CLAP/TactusCLAP/exports.map -Xlinker -z -Xlinker defs
 
-# Built, checked (libc alone, clap_entry alone), and put in .build/clap (a CLAP_PATH folder of its own).
+# Built, checked (libc, libm, libX11, libcairo alone; clap_entry alone), and put in .build/clap (a CLAP_PATH folder of its own).
 clap: deps $(EMBEDDED_DIR)/tactus.clap
-	@deps=$$(ldd $(EMBEDDED_DIR)/tactus.clap | grep -v -e 'linux-vdso' -e 'libc.so' -e 'ld-linux' || true); \
-	    [ -z "$$deps" ] || { echo "tactus: tactus.clap needs more than libc: $$deps"; exit 1; }
+	@needed=$$(readelf -d $(EMBEDDED_DIR)/tactus.clap | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | LC_ALL=C sort | tr '\n' ' '); \
+	    [ "$$needed" = "libX11.so.6 libc.so.6 libcairo.so.2 libm.so.6 " ] || { echo "tactus: tactus.clap needs $$needed"; exit 1; }
 	@exports=$$(nm -D --defined-only $(EMBEDDED_DIR)/tactus.clap | awk '$$2 ~ /[A-Z]/ {print $$3}' | tr '\n' ' '); \
 	    [ "$$exports" = "clap_entry " ] || { echo "tactus: tactus.clap exports $$exports"; exit 1; }
 	@mkdir -p $(CLAP_PATH_LOCAL) && cp $(EMBEDDED_DIR)/tactus.clap $(CLAP_PATH_LOCAL)/tactus.clap
-	@echo "tactus: built .build/clap/tactus.clap (libc only, exports clap_entry only; CLAP_PATH=$(CLAP_PATH_LOCAL) finds it)"
+	@echo "tactus: built .build/clap/tactus.clap (needs libc, libm, libX11 and libcairo only, exports clap_entry only; CLAP_PATH=$(CLAP_PATH_LOCAL) finds it)"
 
 plugin: deps $(EMBEDDED_DIR)/tactus.so $(EMBEDDED_DIR)/tactus_ui.so
 	cp $(EMBEDDED_DIR)/tactus.so plugin.lv2/tactus.so
@@ -208,6 +211,7 @@ test-unit:
 
 # The CLAP plugin through the project's CLAP host, against tactus render (Tests/Formats/CLAP/clap-test).
 clap-test: clap
+	@scripts/install-deps xvfb valgrind
 	@scripts/install-deps qtractor || echo "tactus: qtractor cannot be installed: its scan check is skipped"
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product tactus-claphost
@@ -230,7 +234,7 @@ nsm-test: tools deps-test
 # XCTest's "Executed 0 tests". A plain make does not (a newer compiler's
 # deprecation must not stop a user's build).
 test: BUILD_GATE := scripts/no-warnings
-test: deps deps-test nolocks-check plugin validate load-without-swift cli-without-swift test-unit cli-test nsm-test clap-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
+test: deps deps-test nolocks-check plugin clap validate load-without-swift cli-without-swift test-unit cli-test nsm-test clap-test bounce-test readme-test editor-test fuzz-smoke host-test-if-possible
 	@echo "tactus: all tests passed"
 
 # The engine's rule (docs/architecture.md): every public entry point of
@@ -367,7 +371,7 @@ FUZZ_SWIFTC  := swiftc -swift-version 6 -O -g -parse-as-library -package-name ta
 FUZZ_COVERAGE := -sanitize-coverage=edge,inline-8bit-counters,pc-table
 
 # (Kept: make would delete these as intermediates of the pattern rule below.)
-.SECONDARY: $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/cclap-entry.o
+.SECONDARY: $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/cclap-entry.o $(FUZZ_DIR)/cclap-gui.o
 
 $(FUZZ_DIR)/clv2-shim.o: Sources/C/CLV2/shim.c Sources/C/CLV2/include/CLV2.h
 	@mkdir -p $(FUZZ_DIR)
@@ -379,7 +383,7 @@ $(FUZZ_DIR)/clv2-descriptor.o: Sources/C/CLV2Descriptor/descriptor.c Sources/C/C
 	@echo "tactus: fuzz: $(@F)"
 	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CLV2/include -I Sources/C/CLV2Descriptor/include $< -o $@
 
-$(FUZZ_DIR)/cclap-entry.o: Sources/C/CCLAPEntry/entry.c $(wildcard Sources/C/CCLAP*/include/*.h)
+$(FUZZ_DIR)/cclap-%.o: Sources/C/CCLAPEntry/%.c $(wildcard Sources/C/CCLAP*/include/*.h)
 	@mkdir -p $(FUZZ_DIR)
 	@echo "tactus: fuzz: $(@F)"
 	@clang -c -O1 -g $(FUZZ_CSAN) -I Sources/C/CCLAP/include -I Sources/C/CCLAPEntry/include $< -o $@
@@ -403,7 +407,7 @@ $(eval $(call FUZZ_MODULE,TactusEngine,Sources/Engine,,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusModel,Sources/Model/TactusModel,TactusEngine,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,TactusEngine TactusModel,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,LV2Atoms TactusEngine TactusModel,$(FUZZ_COVERAGE)))
-$(eval $(call FUZZ_MODULE,TactusCLAP,Sources/Formats/CLAP/TactusCLAP,TactusEngine TactusModel,$(FUZZ_COVERAGE)))
+$(eval $(call FUZZ_MODULE,TactusCLAP,Sources/Formats/CLAP/TactusCLAP,LV2Atoms TactusEngine TactusModel,$(FUZZ_COVERAGE)))
 # The host's side and the targets' own checks, without coverage: the fuzzers steer the plugin, not the host.
 $(eval $(call FUZZ_MODULE,TactusOffline,Sources/Tools/TactusOffline,TactusEngine TactusModel,))
 $(eval $(call FUZZ_MODULE,LV2HostKit,Sources/Hosts/LV2HostKit,LV2Atoms TactusOffline,))
@@ -413,7 +417,7 @@ FUZZ_MODULES := LV2Atoms TactusEngine TactusModel TactusEditorModel TactusLV2 Ta
 
 # (The linker's "Cannot export local symbol" warnings about ASan's helpers are noise.)
 $(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(foreach m,$(FUZZ_MODULES),$(FUZZ_DIR)/$(m).o) \
-	    $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/cclap-entry.o $(FUZZ_DIR)/log_capture.o
+	    $(FUZZ_DIR)/clv2-shim.o $(FUZZ_DIR)/clv2-descriptor.o $(FUZZ_DIR)/cclap-entry.o $(FUZZ_DIR)/cclap-gui.o $(FUZZ_DIR)/log_capture.o
 	@rm -f $@
 	@echo "tactus: fuzz: $(@F), linked with libFuzzer"
 	@$(FUZZ_SWIFTC) -module-name fuzz_$(subst -,_,$*) $(FUZZ_LINK) $^ -o $@ 2>&1 | grep -v "Cannot export local symbol" || true

@@ -90,7 +90,7 @@ let package = Package(
         // position reports (timing contract §11), process() driving the engine.
         // Embedded-clean, `@_noLocks`; make clap compiles it into tactus.clap.
         .target(
-            name: "TactusCLAP", dependencies: ["CCLAP", "CCLAPEntry", "TactusEngine", "TactusModel"], path: "Sources/Formats/CLAP/TactusCLAP",
+            name: "TactusCLAP", dependencies: ["CCLAP", "CCLAPEntry", "CLV2", "LV2Atoms", "TactusEngine", "TactusModel"], path: "Sources/Formats/CLAP/TactusCLAP",
             exclude: ["exports.map"],
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
 
@@ -155,11 +155,12 @@ let package = Package(
             name: "tactus-editorhost", dependencies: ["CLV2"], path: "Sources/Hosts/tactus-editorhost",
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("cairo"), .linkedLibrary("dl")]),
         // The CLAP test host, in C: loads tactus.clap with dlopen, checks what it declares,
-        // runs blocks under a steady host transport and prints the event log (make clap-test).
+        // runs blocks under a steady host transport and prints the event log (make clap-test);
+        // with --gui 1, opens the plugin's editor in an X11 window of its own (libX11).
         // libm: the Embedded plugin takes ceil from the host process, as the LV2 plugin does.
         .executableTarget(
             name: "tactus-claphost", dependencies: ["CCLAP", "CRTCheckHooks"], path: "Sources/Hosts/tactus-claphost",
-            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("m")]),
+            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("m"), .linkedLibrary("X11")]),
         // The realtime check: an interposer preloaded into a host, counting allocator
         // and lock calls between the hooks the hosts call around audio-thread work.
         .target(name: "TactusRTCheck", path: "Sources/Hosts/TactusRTCheck"),
@@ -248,7 +249,10 @@ let package = Package(
         .testTarget(name: "LV2AtomsTests", dependencies: ["LV2Atoms", "LV2HostKit", "CLV2", "CLV2Forge", "TactusOffline"], path: "Tests/Formats/LV2/LV2AtomsTests"),
         // The CLAP glue: §11's transport mapping against LV2's reports of the same place.
         .testTarget(
-            name: "TactusCLAPTests", dependencies: ["TactusCLAP", "CCLAP", "TactusEngine", "TactusModel", "TactusOffline"],
+            name: "TactusCLAPTests",
+            dependencies: [
+                "TactusCLAP", "CCLAP", "CCLAPEntry", "CLV2", "LV2Atoms", "TactusEngine", "TactusModel", "TactusOffline", "TactusTestSupport", "FileIO",
+            ],
             path: "Tests/Formats/CLAP/TactusCLAPTests"),
         // tactus jack's prompt commands and its process callback.
         .testTarget(

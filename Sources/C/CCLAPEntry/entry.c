@@ -1,6 +1,7 @@
 /*
  * The CLAP plugin's entry (clap_entry, the library's one export), its
- * factory, the plugin table and the note ports, params, latency and state extensions: constant tables,
+ * factory, the plugin table and the note ports, params, latency and state extensions (the gui and
+ * timer-support ones are gui.c's): constant tables,
  * as in any CLAP plugin written in C, pointing at the Swift glue. C for the
  * reason the LV2 descriptor is (Sources/C/CLV2Descriptor/descriptor.c): a
  * host may call the factory and get_extension from several threads at once,
@@ -58,7 +59,7 @@ static const clap_plugin_note_ports_t note_ports = {note_ports_count, note_ports
 
 /* --- params: the LV2 plugin's control ports (timing contract §11.4; values in Parameters.swift) --- */
 
-#define PARAM_COUNT (TACTUS_CLAP_PARAM_MUTE_COUNT + 2)
+#define PARAM_COUNT (TACTUS_CLAP_PARAM_MUTE_COUNT + 4)
 
 static uint32_t params_count(const clap_plugin_t *plugin)
 {
@@ -66,7 +67,8 @@ static uint32_t params_count(const clap_plugin_t *plugin)
     return PARAM_COUNT;
 }
 
-/* The LV2 port of each index: its id, name (lv2:name) and symbol (the module, so a host shows where it comes from). */
+/* The LV2 port of each index: its id, name (lv2:name), range and default, and its
+ * module (where it comes from). Every one stepped and automatable. */
 static bool params_get_info(const clap_plugin_t *plugin, uint32_t index, clap_param_info_t *info)
 {
     (void)plugin;
@@ -84,10 +86,22 @@ static bool params_get_info(const clap_plugin_t *plugin, uint32_t index, clap_pa
         info->id = TACTUS_CLAP_PARAM_MIDI_THRU;
         snprintf(info->name, sizeof info->name, "MIDI thru");
         snprintf(info->module, sizeof info->module, "MIDI input");
-    } else {
+    } else if (index == TACTUS_CLAP_PARAM_MUTE_COUNT + 1) {
         info->id = TACTUS_CLAP_PARAM_CLOCK;
         snprintf(info->name, sizeof info->name, "MIDI clock");
         snprintf(info->module, sizeof info->module, "MIDI output");
+    } else if (index == TACTUS_CLAP_PARAM_MUTE_COUNT + 2) {
+        /* §9.6: a change to k (1-128) asks for pattern k; 0 asks for nothing. */
+        info->id = TACTUS_CLAP_PARAM_PATTERN;
+        info->max_value = 128;
+        snprintf(info->name, sizeof info->name, "Pattern");
+        snprintf(info->module, sizeof info->module, "Patterns");
+    } else {
+        /* §9.5: a text's song plays while on; requests switch patterns while off. */
+        info->id = TACTUS_CLAP_PARAM_SONG;
+        info->default_value = 1;
+        snprintf(info->name, sizeof info->name, "Song");
+        snprintf(info->module, sizeof info->module, "Patterns");
     }
     return true;
 }
@@ -99,17 +113,24 @@ static bool params_get_value(const clap_plugin_t *plugin, clap_id id, double *va
 
 static bool params_known(clap_id id)
 {
-    return (id >= TACTUS_CLAP_PARAM_FIRST_MUTE && id < TACTUS_CLAP_PARAM_FIRST_MUTE + TACTUS_CLAP_PARAM_MUTE_COUNT) ||
-           id == TACTUS_CLAP_PARAM_MIDI_THRU || id == TACTUS_CLAP_PARAM_CLOCK;
+    return id >= TACTUS_CLAP_PARAM_FIRST_MUTE && id <= TACTUS_CLAP_PARAM_SONG;
 }
 
-/* A mute reads "muted" or "plays", MIDI thru and MIDI clock "on" or "off". */
+/* A mute reads "muted" or "plays", MIDI thru, MIDI clock and Song "on" or "off",
+ * Pattern its number ("none" for 0). */
 static bool params_value_to_text(const clap_plugin_t *plugin, clap_id id, double value, char *text, uint32_t size)
 {
     (void)plugin;
     if (!params_known(id) || !text || size == 0) return false;
+    if (id == TACTUS_CLAP_PARAM_PATTERN) {
+        long k = value >= 0.5 ? (long)(value + 0.5) : 0;
+        if (k > 128) k = 128;
+        if (k == 0) snprintf(text, size, "none");
+        else snprintf(text, size, "%ld", k);
+        return true;
+    }
     bool on = value >= 0.5;
-    bool is_mute = id != TACTUS_CLAP_PARAM_MIDI_THRU && id != TACTUS_CLAP_PARAM_CLOCK;
+    bool is_mute = id < TACTUS_CLAP_PARAM_MIDI_THRU;
     const char *word = is_mute ? (on ? "muted" : "plays") : (on ? "on" : "off");
     snprintf(text, size, "%s", word);
     return true;
@@ -119,6 +140,13 @@ static bool params_text_to_value(const clap_plugin_t *plugin, clap_id id, const 
 {
     (void)plugin;
     if (!params_known(id) || !text || !value) return false;
+    if (id == TACTUS_CLAP_PARAM_PATTERN) {
+        if (strcasecmp(text, "none") == 0) return *value = 0, true;
+        char *end = NULL;
+        long k = strtol(text, &end, 10);
+        if (end == text || *end != 0 || k < 0 || k > 128) return false;
+        return *value = (double)k, true;
+    }
     static const char *const on[] = {"muted", "on", "1", "yes", "true"};
     static const char *const off[] = {"plays", "off", "0", "no", "false"};
     for (size_t i = 0; i < sizeof on / sizeof *on; i++) {
@@ -128,10 +156,10 @@ static bool params_text_to_value(const clap_plugin_t *plugin, clap_id id, const 
     return false;
 }
 
+/* The host's changes in, the editor's (a mute clicked) out. */
 static void params_flush(const clap_plugin_t *plugin, const clap_input_events_t *in, const clap_output_events_t *out)
 {
-    (void)out;
-    tactus_clap_params_flush(plugin->plugin_data, in);
+    tactus_clap_params_flush(plugin->plugin_data, in, out);
 }
 
 static const clap_plugin_params_t params = {params_count,         params_get_info,      params_get_value,
@@ -223,6 +251,9 @@ static const void *plugin_get_extension(const clap_plugin_t *plugin, const char 
     if (id && strcmp(id, CLAP_EXT_STATE) == 0) return &state;
     if (id && strcmp(id, CLAP_EXT_PARAMS) == 0) return &params;
     if (id && strcmp(id, CLAP_EXT_LATENCY) == 0) return &latency;
+    /* The editor (gui.c), when it is linked in. */
+    if (id && strcmp(id, CLAP_EXT_GUI) == 0 && tactus_clap_has_editor()) return &tactus_clap_gui;
+    if (id && strcmp(id, CLAP_EXT_TIMER_SUPPORT) == 0 && tactus_clap_has_editor()) return &tactus_clap_timer_support;
     return NULL;
 }
 

@@ -159,14 +159,15 @@ public struct Sequencer: ~Copyable {
         renderer.setSongEnabled(on, atOffset: offset, output: &output)
     }
 
-    /// §9.6: the `pattern` control input at a block start: a change to
-    /// `k >= 1` requests pattern `k`.
+    /// §9.6: the `pattern` control input at a block start (or, for a CLAP
+    /// parameter, at its event's frame, §11.4): a change to `k >= 1`
+    /// requests pattern `k` there.
     @_noLocks
-    public mutating func setPatternControl(_ value: Float) {
+    public mutating func setPatternControl(_ value: Float, atOffset offset: Int = 0) {
         let k = value.isFinite ? Int(max(0, min(128, value + 0.5))) : 0
         if k != patternControl {
             patternControl = k
-            if k >= 1 { renderer.request(pattern: k, atOffset: 0, output: &output) }
+            if k >= 1 { renderer.request(pattern: k, atOffset: offset, output: &output) }
         }
     }
 

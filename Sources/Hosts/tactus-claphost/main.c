@@ -1,5 +1,5 @@
 /*
- * tactus-claphost: the project's CLAP test host (issue 31, in progress).
+ * tactus-claphost: the project's CLAP test host (issue 31).
  * Loads a .clap file with dlopen, checks what it declares (one plugin,
  * org.tactus.sequencer, features note-effect and utility, one MIDI-dialect
  * note port each way), activates it and runs it block by block while a host
@@ -27,14 +27,27 @@
  * false), and it plays on what it had.
  *
  * Parameters (the params extension, timing contract §11.4): the host checks
- * the ten the plugin declares (mute1 ... mute8 as ids 3 to 10, midi_thru
- * 11, clock 12: stepped, automatable, 0 to 1, default 0). --param FRAME:ID:VALUE
+ * the twelve the plugin declares (mute1 ... mute8 as ids 3 to 10, midi_thru
+ * 11, clock 12: 0 to 1, default 0; pattern 13: 0 to 128, default 0; song 14:
+ * 0 to 1, default 1; all stepped and automatable). --param FRAME:ID:VALUE
  * (repeatable, frames non-decreasing) sends a CLAP_EVENT_PARAM_VALUE at that
  * frame, in the block that holds it, after the block's transport; --flush
  * ID:VALUE (repeatable) gives one through params.flush before activation
  * (after a state loaded before it).
  * After the run every parameter's get_value must be the last value sent.
+ *
+ * Plan (--plan FILE): the blocks, their transport and input events are
+ * read from FILE (plan.c says how) instead of the steady transport.
+ *
+ * Gui (the gui and timer-support extensions): with --gui 1 the editor opens
+ * in a window of the host's on $DISPLAY, the run is paced to the wall clock
+ * and the timer runs; a click adds a note, the playhead must move, the key
+ * "m" mutes lane 1 of the pattern --gui-state FILE loads meanwhile (gui.c says when). The parameters the plugin sets
+ * (CLAP_EVENT_PARAM_VALUE on its output, between gesture begin and end) are
+ * logged as "# param FRAME ID VALUE" lines, and get_value must then give them.
  */
+#include "gui.h"
+#include "plan.h"
 #include <CCLAP.h>
 #include <CRTCheckHooks.h>
 #include <dlfcn.h>
@@ -52,11 +65,31 @@ static int fail(const char *message)
 typedef struct {
     long long block_start;
     int bad_events;
+    /* The plugin's own parameter changes: the last value of each id (-1: none), gestures open. */
+    double set_by_plugin[16];
+    int gestures_open;
 } output_state;
 
 static bool output_push(const clap_output_events_t *list, const clap_event_header_t *event)
 {
     output_state *state = list->ctx;
+    if (event->space_id == CLAP_CORE_EVENT_SPACE_ID && event->type == CLAP_EVENT_PARAM_VALUE &&
+        event->size >= sizeof(clap_event_param_value_t)) {
+        const clap_event_param_value_t *p = (const clap_event_param_value_t *)event;
+        if (p->param_id >= 16 || state->gestures_open != 1) {
+            state->bad_events++;
+            return false;
+        }
+        state->set_by_plugin[p->param_id] = p->value;
+        printf("# param %lld %u %g\n", state->block_start + event->time, p->param_id, p->value);
+        return true;
+    }
+    if (event->space_id == CLAP_CORE_EVENT_SPACE_ID && event->size >= sizeof(clap_event_param_gesture_t) &&
+        (event->type == CLAP_EVENT_PARAM_GESTURE_BEGIN || event->type == CLAP_EVENT_PARAM_GESTURE_END)) {
+        state->gestures_open += event->type == CLAP_EVENT_PARAM_GESTURE_BEGIN ? 1 : -1;
+        if (state->gestures_open < 0 || state->gestures_open > 1) state->bad_events++;
+        return true;
+    }
     if (event->space_id != CLAP_CORE_EVENT_SPACE_ID || event->type != CLAP_EVENT_MIDI ||
         event->size < sizeof(clap_event_midi_t)) {
         state->bad_events++;
@@ -120,28 +153,31 @@ static int parse_param(const char *text, long long *frame, clap_event_param_valu
     return 1;
 }
 
-/* The params extension as the host reads it: ten parameters, as §11.4 lists them. */
+/* The params extension as the host reads it: twelve parameters, as §11.4 lists them. */
 static int check_params(const clap_plugin_t *plugin)
 {
     const clap_plugin_params_t *params = plugin->get_extension(plugin, CLAP_EXT_PARAMS);
     if (!params) return fail("no params extension");
-    if (params->count(plugin) != 10) return fail("not ten parameters");
-    for (uint32_t i = 0; i < 10; i++) {
+    if (params->count(plugin) != 12) return fail("not twelve parameters");
+    for (uint32_t i = 0; i < 12; i++) {
         clap_param_info_t info;
         if (!params->get_info(plugin, i, &info)) return fail("a parameter without info");
+        static const char *const names[] = {"MIDI thru", "MIDI clock", "Pattern", "Song"};
         char expected[32];
-        snprintf(expected, sizeof expected, i < 8 ? "Mute lane %u" : (i == 8 ? "MIDI thru" : "MIDI clock"), i + 1);
-        if (info.id != 3 + i || strcmp(info.name, expected) != 0 || info.min_value != 0 || info.max_value != 1 ||
-            info.default_value != 0 || !(info.flags & CLAP_PARAM_IS_STEPPED) || !(info.flags & CLAP_PARAM_IS_AUTOMATABLE))
+        if (i < 8) snprintf(expected, sizeof expected, "Mute lane %u", i + 1);
+        else snprintf(expected, sizeof expected, "%s", names[i - 8]);
+        double max = i == 10 ? 128 : 1, start = i == 11 ? 1 : 0;
+        if (info.id != 3 + i || strcmp(info.name, expected) != 0 || info.min_value != 0 || info.max_value != max ||
+            info.default_value != start || !(info.flags & CLAP_PARAM_IS_STEPPED) || !(info.flags & CLAP_PARAM_IS_AUTOMATABLE))
             return fail("a parameter is not what the LV2 port is (id, name, range, default, stepped, automatable)");
         double value = -1, back = -1;
         char text[64];
-        if (!params->get_value(plugin, info.id, &value) || value != 0) return fail("a parameter does not start at 0");
+        if (!params->get_value(plugin, info.id, &value) || value != start) return fail("a parameter does not start at its default");
         if (!params->value_to_text(plugin, info.id, 1, text, sizeof text) || !params->text_to_value(plugin, info.id, text, &back) || back != 1)
             return fail("a parameter's text does not read back");
     }
     double value;
-    if (params->get_value(plugin, 2, &value) || params->get_value(plugin, 13, &value)) return fail("a parameter id Tactus does not have has a value");
+    if (params->get_value(plugin, 2, &value) || params->get_value(plugin, 15, &value)) return fail("a parameter id Tactus does not have has a value");
     return 0;
 }
 
@@ -214,10 +250,42 @@ static const struct {
     void (*log)(const clap_host_t *host, int32_t severity, const char *message);
 } host_log_extension = {host_log};
 
+/* params: the plugin asks for a flush (its editor set a parameter): process() comes anyway. */
+static int flush_requests = 0, rescans = 0, dirty_marks = 0;
+static void host_params_rescan(const clap_host_t *host, clap_param_rescan_flags flags)
+{
+    (void)host;
+    (void)flags;
+    rescans++;
+}
+static void host_params_clear(const clap_host_t *host, clap_id id, clap_param_clear_flags flags)
+{
+    (void)host;
+    (void)id;
+    (void)flags;
+}
+static void host_params_request_flush(const clap_host_t *host)
+{
+    (void)host;
+    flush_requests++;
+}
+static const clap_host_params_t host_params = {host_params_rescan, host_params_clear, host_params_request_flush};
+static void host_mark_dirty(const clap_host_t *host)
+{
+    (void)host;
+    dirty_marks++;
+}
+static const clap_host_state_t host_state = {host_mark_dirty};
+
 static const void *host_get_extension(const clap_host_t *host, const char *id)
 {
     (void)host;
-    return id && strcmp(id, "clap.log") == 0 ? &host_log_extension : NULL;
+    if (!id) return NULL;
+    if (strcmp(id, "clap.log") == 0) return &host_log_extension;
+    if (strcmp(id, CLAP_EXT_TIMER_SUPPORT) == 0) return &gui_host_timer_support;
+    if (strcmp(id, CLAP_EXT_PARAMS) == 0) return &host_params;
+    if (strcmp(id, CLAP_EXT_STATE) == 0) return &host_state;
+    return NULL;
 }
 static void host_request(const clap_host_t *host) { (void)host; }
 
@@ -236,8 +304,8 @@ static const clap_host_t host = {
 int main(int argc, char **argv)
 {
     if (argc < 2) return fail("usage: tactus-claphost PLUGIN.clap --frames N [--rate R] [--block B] [--tempo T] [--meter N] [--unit D]");
-    long long frames = 0, rate = 48000, block = 256, tempo = 120, meter = 4, unit = 4, rtcheck = 0;
-    const char *state_path = NULL, *save_path = NULL, *bad_state_path = NULL;
+    long long frames = 0, rate = 48000, block = 256, tempo = 120, meter = 4, unit = 4, rtcheck = 0, gui = 0;
+    const char *state_path = NULL, *save_path = NULL, *bad_state_path = NULL, *gui_state_path = NULL, *plan_path = NULL;
     int load_before = 0;
     static input_state params_in;
     clap_event_param_value_t flushed[MAX_PARAMS];
@@ -269,8 +337,12 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--meter") == 0) meter = value;
         else if (strcmp(argv[i], "--unit") == 0) unit = value;
         else if (strcmp(argv[i], "--rtcheck") == 0) rtcheck = value;
+        else if (strcmp(argv[i], "--gui") == 0) gui = value;
+        else if (strcmp(argv[i], "--gui-state") == 0) gui_state_path = argv[i + 1];
+        else if (strcmp(argv[i], "--plan") == 0) plan_path = argv[i + 1];
         else return fail("unknown option");
     }
+    if (plan_path && frames == 0) frames = 1;  /* the plan says how long */
     if (frames <= 0 || rate <= 0 || block <= 0 || tempo <= 0 || meter <= 0 || meter > 65535 || unit <= 0 ||
         (unit & (unit - 1)) != 0 || unit > 32)
         return fail("bad option value (unit: a power of two up to 32)");
@@ -352,20 +424,28 @@ int main(int argc, char **argv)
     free(saved.bytes);
     free(bad.bytes);
 
-    output_state state = {0, 0};
+    static gui_session editor;
+    memory_stream gui_state = {0};
+    if (gui_state_path && !read_file(gui_state_path, &gui_state)) return fail("cannot read the --gui-state file");
+    if (gui && gui_open(&editor, plugin, rate)) return 1;
+    editor.state = gui_state.bytes;
+    editor.state_count = gui_state.count;
+    output_state state = {0};
+    for (int i = 0; i < 16; i++) state.set_by_plugin[i] = -1;
     const clap_input_events_t input = {&params_in, input_size, input_get};
     const clap_output_events_t output = {&state, output_push};
     /* Fixed point arithmetic, exact: the position at frame f is
      * f x tempo x 4 / unit quarter notes a minute / (60 rate), times 2^31. */
     const __int128 bar_length = (__int128)meter * 4 * CLAP_BEATTIME_FACTOR / unit;
     printf("# tactus event log: FRAME then MIDI bytes in hex\n");
-    for (long long start = 0; start < frames; start += block) {
+    if (plan_path && plan_run(plan_path, plugin, &output, &state.block_start)) return 1;
+    for (long long start = 0; !plan_path && start < frames; start += block) {
         uint32_t count = (uint32_t)(frames - start < block ? frames - start : block);
         __int128 position = (__int128)start * tempo * 4 * CLAP_BEATTIME_FACTOR / (60 * rate * unit);
         clap_event_transport_t transport = {
             .header = {sizeof transport, 0, CLAP_CORE_EVENT_SPACE_ID, CLAP_EVENT_TRANSPORT, 0},
             .flags = CLAP_TRANSPORT_HAS_TEMPO | CLAP_TRANSPORT_HAS_BEATS_TIMELINE | CLAP_TRANSPORT_HAS_TIME_SIGNATURE |
-                     CLAP_TRANSPORT_IS_PLAYING,
+                     (gui && editor.stopped ? 0 : CLAP_TRANSPORT_IS_PLAYING),
             .song_pos_beats = (clap_beattime)position,
             .tempo = (double)tempo * 4 / (double)unit,
             .bar_number = (int32_t)(position / bar_length),
@@ -388,12 +468,25 @@ int main(int argc, char **argv)
             event->header.time = (uint32_t)(params_in.frames[params_in.first + params_in.in_block] - start);
             params_in.in_block++;
         }
+        if (gui && gui_step(&editor, start)) return 1;
         if (rtcheck) tactus_rtcheck_hooks_begin();
         clap_process_status status = plugin->process(plugin, &process);
         if (rtcheck) tactus_rtcheck_hooks_end();
         if (status != CLAP_PROCESS_CONTINUE) return fail("process did not continue");
     }
+    if (gui) {
+        gui_close(&editor);
+        if (editor.leaked_timer) return 1;
+    }
     plugin->stop_processing(plugin);
+    /* The parameters the plugin set (its editor) hold the value it told the host. */
+    for (clap_id id = 0; id < 16; id++) {
+        double value = -1;
+        if (state.set_by_plugin[id] >= 0 && (!params->get_value(plugin, id, &value) || value != state.set_by_plugin[id]))
+            return fail("a parameter the plugin set does not hold the value it told the host");
+    }
+    if (state.gestures_open != 0) return fail("a parameter gesture the plugin began did not end");
+    if (gui) printf("# gui: %d flush requests, %d state dirty marks\n", flush_requests, dirty_marks);
     /* Every parameter now holds the last value the host gave it (a state load's, without one). */
     uint32_t given = flush_count + params_in.first + params_in.in_block;
     for (uint32_t i = 0; i < given; i++) {
@@ -402,7 +495,9 @@ int main(int argc, char **argv)
         for (uint32_t j = i + 1; j < given; j++)
             last &= (j < flush_count ? &flushed[j] : &params_in.events[j - flush_count])->param_id != event->param_id;
         double value = -1;
-        if (last && (!params->get_value(plugin, event->param_id, &value) || value != (event->value >= 0.5)))
+        /* A toggle is 0 or 1 (on at 0.5 or above); the pattern its number, rounded (13). */
+        double expected = event->param_id == 13 ? (double)(long)(event->value + 0.5) : (event->value >= 0.5);
+        if (last && (!params->get_value(plugin, event->param_id, &value) || value != expected))
             return fail("a parameter's value is not the last one the host sent");
     }
     plugin->deactivate(plugin);

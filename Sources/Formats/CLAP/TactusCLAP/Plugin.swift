@@ -27,6 +27,10 @@ struct CLAPPlugin {
     let controls = CLAPControls.make()
     /// Note-offs a sequencer replaced at a new rate still owed.
     let owedNoteOffs = OwedNoteOffs.make()
+    /// The editor's queues to and from the audio thread.
+    let editorChannel = EditorChannel.make()
+    /// The editor, while the host shows one (main thread).
+    var editor = CLAPEditor()
 
     init(host: UnsafePointer<clap_host_t>?) { self.host = host }
 
@@ -37,6 +41,33 @@ struct CLAPPlugin {
         bytes.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { tactus_clap_log(host, severity, $0) }
         }
+    }
+
+    /// Makes `text` (from `source`, a file, if any) the pattern in use
+    /// (main thread): parsed here, handed to the audio thread through the
+    /// sequencer's exchange, it plays from the next block (§5), as LV2's
+    /// worker hands one over; before the first activation it is kept for
+    /// `activate`. Nil when it is in use; else the reason a person reads,
+    /// and the pattern in use stays. A state load and an editor's edit alike.
+    mutating func install(_ text: [UInt8], source: [UInt8]?) -> String? {
+        let arrangement: Arrangement
+        do throws(PatternError) {
+            arrangement = try PatternParser.arrangement(bytes: text)
+        } catch {
+            return error.message
+        }
+        if let sequencer {
+            let exchange = sequencer.pointee.handOver
+            _ = exchange.pointee.reclaim()  // the main thread is the exchange's one reclaimer
+            let snapshot = PatternSnapshot.make(arrangement: arrangement, text: text, source: source)
+            guard exchange.pointee.offer(snapshot) else {
+                snapshot.destroy()
+                return "\(SnapshotExchange.defaultBudget) patterns are already waiting for the audio thread; try again when it runs"
+            }
+        }
+        self.text = text
+        self.source = source
+        return nil
     }
 
     @_noLocks @inline(__always)
@@ -65,8 +96,10 @@ public func clapFree(_ instance: UnsafeMutableRawPointer?) {
         sequencer.deinitialize(count: 1)  // the sequencer frees every snapshot it holds
         sequencer.deallocate()
     }
+    closeEditor(plugin)  // a host that destroys the plugin with its gui still open
     plugin.pointee.controls.free()
     plugin.pointee.owedNoteOffs.free()
+    plugin.pointee.editorChannel.free()
     plugin.deinitialize(count: 1)
     plugin.deallocate()
 }
@@ -89,8 +122,8 @@ public func clapActivate(_ instance: UnsafeMutableRawPointer?, _ sampleRate: Dou
         // when accepted; a test checks the built-in one); activate is not realtime.
         let text = plugin.pointee.text
         var first: PatternSnapshot? = nil
-        if let pattern = try? PatternParser.parse(bytes: text) {
-            first = PatternSnapshot.make(pattern, text: text, source: plugin.pointee.source)
+        if let arrangement = try? PatternParser.arrangement(bytes: text) {
+            first = PatternSnapshot.make(arrangement: arrangement, text: text, source: plugin.pointee.source)
         }
         let sequencer = UnsafeMutablePointer<Sequencer>.allocate(capacity: 1)
         sequencer.initialize(to: Sequencer(sampleRate: sampleRate, eventCapacity: CLAPLimits.midiEvents, pattern: first))
@@ -120,7 +153,8 @@ public func clapProcess(_ instance: UnsafeMutableRawPointer?, _ process: UnsafeP
         return clap_process_status(CLAP_PROCESS_ERROR)
     }
     let plugin = CLAPPlugin.from(instance)
-    CLAPProcess.run(sequencer, controls: plugin.pointee.controls, owed: plugin.pointee.owedNoteOffs, process)
+    CLAPProcess.run(
+        sequencer, controls: plugin.pointee.controls, owed: plugin.pointee.owedNoteOffs, editor: plugin.pointee.editorChannel, process)
     return clap_process_status(CLAP_PROCESS_CONTINUE)
 }
 

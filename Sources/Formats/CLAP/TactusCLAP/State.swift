@@ -12,10 +12,13 @@ import TactusModel
 ///     tactus-clap-state 1\n
 ///     pattern N\n  then the N bytes of the text, then \n
 ///     file N\n     then the N bytes of the path, then \n      (only when there is a file)
-///     controls N\n then the N bytes of the LV2 symbols of the controls that are on,
-///                  each followed by a space (mute2 midi_thru ), then \n
+///     controls N\n then the N bytes of the LV2 symbols of the toggles that are on,
+///                  then `pattern=K` when the pattern control is not 0 and `song=0`
+///                  when the song is off, each followed by a space
+///                  (mute2 midi_thru pattern=3 ), then \n
 ///
-/// A state without `controls` (as saved before there were parameters) has every control off.
+/// A state without `controls` (as saved before there were parameters) has
+/// every control at its default (the toggles off, `pattern` 0, the song on).
 /// Lengths are decimal; the text is kept whole (a pattern may hold any
 /// bytes), so nothing is escaped. Main thread only, as CLAP calls save and load.
 package enum CLAPState {
@@ -33,6 +36,11 @@ package enum CLAPState {
             on.append(contentsOf: Array(symbol.utf8))
             on.append(0x20)
         }
+        // `pattern` and `song` only when not their defaults (0, on): a state of
+        // the defaults is the bytes it was before they were parameters.
+        let pattern = (controls & CLAPParameter.patternMask) >> CLAPParameter.patternShift
+        if pattern != 0 { on.append(contentsOf: Array("pattern=\(pattern) ".utf8)) }
+        if controls & CLAPParameter.songOffBit != 0 { on.append(contentsOf: Array("song=0 ".utf8)) }
         field("controls", on, into: &bytes)
         return bytes
     }
@@ -44,9 +52,26 @@ package enum CLAPState {
         for byte in value + [0x20] {
             if byte != 0x20 { word.append(byte); continue }
             if word.isEmpty { continue }
-            guard let i = CLAPParameter.symbols.firstIndex(where: { Array($0.utf8) == word }) else { return nil }
-            bits |= 1 << UInt64(i)
-            word = []
+            defer { word = [] }
+            if let i = CLAPParameter.symbols.firstIndex(where: { Array($0.utf8) == word }) {
+                bits |= 1 << UInt64(i)
+                continue
+            }
+            // `pattern=K` (0-128) and `song=0` or `song=1`.
+            guard let equals = word.firstIndex(of: 0x3D), equals + 1 < word.count, word.count - equals <= 4 else { return nil }
+            var number = 0
+            for d in word[(equals + 1)...] {
+                guard d >= 0x30, d <= 0x39 else { return nil }
+                number = number * 10 + Int(d - 0x30)
+            }
+            let name = Array(word[..<equals])
+            if name == Array("pattern".utf8), number >= 0, number <= 128 {
+                bits = (bits & ~CLAPParameter.patternMask) | (UInt64(number) << CLAPParameter.patternShift)
+            } else if name == Array("song".utf8), number == 0 || number == 1 {
+                bits = number == 0 ? bits | CLAPParameter.songOffBit : bits & ~CLAPParameter.songOffBit
+            } else {
+                return nil
+            }
         }
         return bits
     }
@@ -103,7 +128,7 @@ package enum CLAPState {
             else if name == Array("file".utf8), source == nil { source = value }
             else if name == Array("controls".utf8), controls == nil {
                 guard let bits = Self.controls(value) else {
-                    return refused("the controls at byte \(at) name one Tactus does not have (it has \(CLAPParameter.symbols.joined(separator: ", ")))")
+                    return refused("the controls at byte \(at) name one Tactus does not have (it has \(CLAPParameter.symbols.joined(separator: ", ")), pattern=0-128, song=0 or 1)")
                 }
                 controls = bits
             }
@@ -150,26 +175,12 @@ extension CLAPPlugin {
         }
         let decoded = CLAPState.decode(bytes)
         if let problem = decoded.problem { return refuse(problem) }
-        let pattern: Pattern
-        do throws(PatternError) {
-            pattern = try PatternParser.parse(bytes: decoded.text)
-        } catch {
-            return refuse(error.message)
-        }
-        if let sequencer {
-            let exchange = sequencer.pointee.handOver
-            _ = exchange.pointee.reclaim()  // the main thread is the exchange's one reclaimer
-            let snapshot = PatternSnapshot.make(pattern, text: decoded.text, source: decoded.source)
-            guard exchange.pointee.offer(snapshot) else {
-                snapshot.destroy()
-                return refuse("\(SnapshotExchange.defaultBudget) patterns are already waiting for the audio thread; try again when it runs")
-            }
-        }
-        text = decoded.text
-        source = decoded.source
+        if let problem = install(decoded.text, source: decoded.source) { return refuse(problem) }
         // §11.4: from the next block; the host shows the new values.
         controls.replace(with: decoded.controls)
         tactus_clap_params_rescan(host)
+        // An open editor shows the state's pattern.
+        editorShowsNewText(sequence: 0)
         return true
     }
 

@@ -138,43 +138,23 @@ extension Plugin {
     @_noLocks
     func textPiece(_ object: inout AtomObjectReader) {
         let u = uris.pointee
-        var property: LV2_URID? = nil
-        var sequence: Int32 = 0
-        var offset: Int64 = -1
-        var length: Int64 = -1
-        var hash: UInt64? = nil
-        var value: AtomView? = nil
-        while let (key, v) = object.next() {
-            if key == u.patchProperty { property = v.urid(u) }
-            else if key == u.patchSequenceNumber, let n = v.int(u) { sequence = n }
-            else if key == u.textOffset, let n = v.long(u) { offset = n }
-            else if key == u.textLength, let n = v.long(u) { length = n }
-            else if key == u.textHash, let n = v.long(u) { hash = UInt64(bitPattern: n) }
-            else if key == u.patchValue, v.type == u.atomChunk || v.type == u.atomString { value = v }
-        }
-        guard let property, property == u.pattern || property == u.patternChange, let hash, let value,
-            offset >= 0, length > 0, length <= Int64(PluginLimits.largestPayload), offset <= length
+        let piece = TextPieceFields(&object, uris: u)
+        guard let property = piece.property, property == u.pattern || property == u.patternChange, let hash = piece.hash,
+            let value = piece.value, piece.offset >= 0, piece.length > 0, piece.length <= Int64(PluginLimits.largestPayload),
+            piece.offset <= piece.length
         else { return }
-        let bytes = UnsafeRawBufferPointer(start: value.body, count: min(value.size, Int(length - offset)))
+        let bytes = UnsafeRawBufferPointer(start: value.body, count: min(value.size, Int(piece.length - piece.offset)))
         receivePiece(
-            kind: property == u.pattern ? Inbox.text : Inbox.change, sequence: sequence, offset: Int(offset), length: Int(length),
-            hash: hash, bytes: bytes)
+            kind: property == u.pattern ? Inbox.text : Inbox.change, sequence: piece.sequence, offset: Int(piece.offset),
+            length: Int(piece.length), hash: hash, bytes: bytes)
     }
 
     /// `urn:tactus:audition` from the editor (§8.1): `midi:noteNumber`,
     /// `midi:velocity` and `midi:channel` (0-15, as LV2 counts), each an `atom:Int`.
     @_noLocks
     func audition(_ object: inout AtomObjectReader, atOffset offset: Int) {
-        let u = uris.pointee
-        var key: Int32 = -1, velocity: Int32 = 100, channel: Int32 = 0
-        while let (k, v) = object.next() {
-            guard let n = v.int(u) else { continue }
-            if k == u.midiNoteNumber { key = n }
-            else if k == u.midiVelocity { velocity = n }
-            else if k == u.midiChannel { channel = n }
-        }
-        guard key >= 0, key < 128, velocity >= 1, velocity < 128, channel >= 0, channel < 16 else { return }
-        audio.pointee.sequencer.audition(key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel + 1), atOffset: offset)
+        guard let note = AuditionFields(&object, uris: uris.pointee) else { return }
+        audio.pointee.sequencer.audition(key: note.key, velocity: note.velocity, channel: note.channel, atOffset: offset)
     }
 
     /// `urn:tactus:request` from the editor (§9.2, §9.6): `urn:tactus:pattern`

@@ -183,30 +183,20 @@ extension Plugin {
 
     /// A whole payload from the inbox, made into a snapshot or the reason it is refused.
     private func load(_ payload: [UInt8], kind: UInt32, hash: UInt64) -> PatternLoading.Result {
-        if hash != 0, TextHash.of(payload) != hash {
-            return .rejected("pattern edit rejected, the pattern in use stays: its pieces did not make the text they named")
-        }
         switch kind {
-        case Inbox.text:
-            return PatternLoading.fromText(payload)
         case Inbox.file:
             return PatternLoading.fromFile(path: payload)
-        case Inbox.change:
-            let change: PatternChange
-            switch PatternChange.decode(payload) {
-            case .success(let c): change = c
-            case .failure(let f): return .rejected("pattern edit rejected, the pattern in use stays: \(f.message)")
+        case Inbox.text, Inbox.change:
+            // A change applies to the text accepted last (the one `save()` stores).
+            var base: [UInt8] = []
+            if kind == Inbox.change {
+                tactus_mutex_lock(control.pointee.mutex)
+                base = control.pointee.latestText
+                tactus_mutex_unlock(control.pointee.mutex)
             }
-            tactus_mutex_lock(control.pointee.mutex)
-            let baseMatches = control.pointee.latestText.count == change.baseLength && control.pointee.latestHash == change.baseHash
-            let base = baseMatches ? control.pointee.latestText : []
-            tactus_mutex_unlock(control.pointee.mutex)
-            guard baseMatches else {
-                return .rejected("pattern edit rejected, the pattern in use stays: the edit was made on a pattern the plugin no longer plays")
-            }
-            switch change.apply(to: base) {
-            case .success(let text): return PatternLoading.fromText(text)
-            case .failure(let f): return .rejected("pattern edit rejected, the pattern in use stays: \(f.message)")
+            switch ReceivedEdit(kind: kind == Inbox.text ? .text : .change, payload: payload, hash: hash).text(on: base) {
+            case .text(let text): return PatternLoading.fromText(text)
+            case .refused(let message): return .rejected(message)
             }
         default:
             return .rejected("pattern edit rejected: unknown kind of edit")

@@ -97,7 +97,7 @@ struct ParameterTests {
         Self.withActiveInstance { instance in
             let thru = CLAPParameter.midiThru
             _ = Self.block(instance, frames: 64, [
-                Self.param(0, 2, 1), Self.param(0, 13, 1), Self.param(0, thru, 1, space: 7), Self.param(0, thru, 1, short: true),
+                Self.param(0, 2, 1), Self.param(0, 15, 1), Self.param(0, thru, 1, space: 7), Self.param(0, thru, 1, short: true),
                 Self.param(0, 3, 0.5), Self.param(0, 4, .nan), Self.param(9999, 10, 1),
             ])
             var values: [Double] = []
@@ -108,7 +108,7 @@ struct ParameterTests {
             }
             #expect(values == [1, 0, 0, 0, 0, 0, 0, 1, 0, 0])
             var value = 0.0
-            #expect(!clapParamValue(instance, 2, &value) && !clapParamValue(instance, 13, &value))
+            #expect(!clapParamValue(instance, 2, &value) && !clapParamValue(instance, 15, &value))
         }
     }
 

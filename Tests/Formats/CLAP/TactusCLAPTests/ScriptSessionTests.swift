@@ -1,8 +1,11 @@
 import CCLAP
+import FileIO
+import Glibc
 import TactusCLAP
 import TactusEngine
 import TactusModel
 import TactusOffline
+import TactusTestSupport
 import Testing
 
 /// Transport scripts (docs/transport-script.md) played through the CLAP
@@ -19,7 +22,10 @@ import Testing
 /// such beats, so every beat the host reports is CLAP's fixed point exactly
 /// (§11.3) and nothing but the format differs. With the `clock` parameter
 /// on (§11.4, §12), the MIDI clock too, against `tactus render --clock`; and
-/// the parameter toggled inside blocks acts at its event's frame.
+/// the parameter toggled inside blocks acts at its event's frame. And the
+/// same blocks written as a plan for the project's C host (tactus-claphost
+/// --plan, with tactus.clap itself) log what `tactus-lv2host` logs for the
+/// same script with the LV2 plugin.
 @Suite("CLAP process() on transport scripts, against tactus render")
 struct ScriptSessionTests {
     /// The pattern of a session: the demo, and three lanes of version 2.
@@ -87,6 +93,30 @@ struct ScriptSessionTests {
         return t
     }
 
+    /// The blocks as a plan for tactus-claphost --plan (Sources/Hosts/tactus-claphost/plan.c):
+    /// each block's start, length, `process->transport` and input events, as text.
+    final class HostPlan {
+        var text = ""
+
+        func add(start: Int64, count: Int, transport: clap_event_transport_t, events: [UnsafeMutableRawPointer]) {
+            func fields(_ t: clap_event_transport_t) -> String { "\(t.flags) \(t.song_pos_beats) \(t.tempo) \(t.tsig_num) \(t.tsig_denom)" }
+            text += "block \(start) \(count)\nstart \(fields(transport))\n"
+            for e in events {
+                let header = e.load(as: clap_event_header_t.self)
+                switch Int(header.type) {
+                case CLAP_EVENT_TRANSPORT:
+                    text += "transport \(header.time) \(fields(e.load(as: clap_event_transport_t.self)))\n"
+                case CLAP_EVENT_MIDI:
+                    let m = e.load(as: clap_event_midi_t.self)
+                    text += "midi \(header.time) \(m.data.0) \(m.data.1) \(m.data.2)\n"
+                default:
+                    let p = e.load(as: clap_event_param_value_t.self)
+                    text += "param \(header.time) \(p.param_id) \(p.value)\n"
+                }
+            }
+        }
+    }
+
     /// The host's event lists: the block's input events (transports, MIDI, parameter values) and the MIDI out.
     final class Lists {
         var input: [UnsafeMutableRawPointer] = []
@@ -99,6 +129,15 @@ struct ScriptSessionTests {
             input.append(p)
         }
 
+        /// A `CLAP_EVENT_PARAM_VALUE` of parameter `id` at `time`.
+        func addParameter(_ id: UInt32, _ value: Double, time: Int) {
+            add(clap_event_param_value_t(
+                header: clap_event_header_t(
+                    size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: UInt32(time), space_id: CLAP_CORE_EVENT_SPACE_ID,
+                    type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
+                param_id: id, cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1, value: value))
+        }
+
         func clear() {
             for p in input { p.deallocate() }
             input = []
@@ -109,7 +148,8 @@ struct ScriptSessionTests {
     /// `clock`: the `clock` parameter's events (§11.4, §12), as (frame, on), frames non-decreasing; each goes to the block
     /// that holds it, after the block's other input events at its frame.
     static func clapLog(
-        script: TransportScript, rate: Double, blocks: BlockPlan, pattern: [UInt8], clock: [(frame: Int64, on: Bool)] = []
+        script: TransportScript, rate: Double, blocks: BlockPlan, pattern: [UInt8], clock: [(frame: Int64, on: Bool)] = [],
+        plan: HostPlan? = nil
     ) throws -> [LoggedEvent] {
         let instance = try #require(clapNew(nil))
         defer { clapFree(instance) }
@@ -184,24 +224,18 @@ struct ScriptSessionTests {
                                 type: UInt16(CLAP_EVENT_MIDI), flags: 0),
                             port_index: 0, data: (bytes[0], bytes[1], bytes[2])))
                     case .thru(let on):
-                        lists.add(clap_event_param_value_t(
-                            header: clap_event_header_t(
-                                size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: UInt32(timed.offset),
-                                space_id: CLAP_CORE_EVENT_SPACE_ID, type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
-                            param_id: CLAPParameter.midiThru, cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1, value: on ? 1 : 0))
+                        lists.addParameter(CLAPParameter.midiThru, on ? 1 : 0, time: timed.offset)
                     case .laneMutes(let bits):
-                        for lane in 0..<8 {
-                            lists.add(clap_event_param_value_t(
-                                header: clap_event_header_t(
-                                    size: UInt32(MemoryLayout<clap_event_param_value_t>.size), time: UInt32(timed.offset),
-                                    space_id: CLAP_CORE_EVENT_SPACE_ID, type: UInt16(CLAP_EVENT_PARAM_VALUE), flags: 0),
-                                param_id: 3 + UInt32(lane), cookie: nil, note_id: -1, port_index: -1, channel: -1, key: -1,
-                                value: bits & (1 << UInt64(lane)) != 0 ? 1 : 0))
-                        }
+                        for lane in 0..<8 { lists.addParameter(3 + UInt32(lane), bits & (1 << UInt64(lane)) != 0 ? 1 : 0, time: timed.offset) }
                     case .pattern, .patternFile, .editorEdit, .get:
                         throw Unplayable(description: "a pattern edit or question (not a CLAP host's)")
-                    case .request, .song:
-                        throw Unplayable(description: "a pattern request or the song (not CLAP parameters yet)")
+                    case .song(let on):
+                        // §9.5 by §11.4: the `song` parameter at this frame.
+                        lists.addParameter(CLAPParameter.song, on ? 1 : 0, time: timed.offset)
+                    case .request:
+                        // The `pattern` parameter asks by number on the text's grid (make clap-test
+                        // checks it against render's requests); a script's request names one, with a grid.
+                        throw Unplayable(description: "a pattern request by name (the pattern parameter asks by number)")
                     }
                 }
             }
@@ -220,19 +254,8 @@ struct ScriptSessionTests {
                     as: clap_event_param_value_t.self)
                 lists.input.insert(p, at: at)
             }
-            var process = clap_process_t()
-            process.steady_time = start
-            process.frames_count = UInt32(size)
-            withUnsafePointer(to: &atStart) { t in
-                withUnsafePointer(to: &input) { i in
-                    withUnsafePointer(to: &output) { o in
-                        process.transport = t
-                        process.in_events = i
-                        process.out_events = o
-                        #expect(clapProcess(instance, &process) == clap_process_status(CLAP_PROCESS_CONTINUE))
-                    }
-                }
-            }
+            plan?.add(start: start, count: size, transport: atStart, events: lists.input)
+            callProcess(instance, frames: UInt32(size), steadyTime: start, transport: atStart, input: &input, output: &output)
             start += Int64(size)
         }
         lists.clear()
@@ -272,6 +295,64 @@ struct ScriptSessionTests {
         }
         #expect(events > 1000)
         #expect(clock ? clocks > 10000 : clocks == 0)
+    }
+
+    /// The repository (this file's), and the folder of this build's products.
+    static let repository: String = {
+        // This file is Tests/Formats/CLAP/TactusCLAPTests/ScriptSessionTests.swift in it.
+        var path = Substring(#filePath)
+        for _ in 0..<5 { path = path[..<(path.lastIndex(of: "/") ?? path.startIndex)] }
+        return String(path)
+    }()
+    static var products: String {
+        var dir = CommandLine.arguments[0]
+        while let slash = dir.lastIndex(of: "/") {
+            dir = String(dir[..<slash])
+            if access(dir + "/tactus-claphost", X_OK) == 0 { return dir }
+        }
+        return repository + "/.build/release"
+    }
+
+    @Test(
+        "the C host (tactus-claphost --plan) and tactus-lv2host on the same 20 random sessions: the same events at the same frames, as process() here"
+    )
+    func cHostAgainstLV2Host() throws {
+        let clap = Self.repository + "/.build/embedded/tactus.clap", bundle = Self.repository + "/plugin.lv2"
+        try #require(access(clap, R_OK) == 0, "\(clap) is not built: run make clap (make test does)")
+        try #require(access(bundle + "/tactus.so", R_OK) == 0, "plugin.lv2/tactus.so is not built: run make plugin (make test does)")
+        let products = Self.products
+        var template = Array("/tmp/tactus-clap-hosts.XXXXXX".utf8CString)
+        let dir = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        var events = 0
+        for seed in UInt64(1)...20 {
+            let (text, rate) = Self.randomScript(seed: seed)
+            let script = try TransportScript(parsing: text)
+            let spec = "random:1-\(seed % 3 == 0 ? 64 : 4096)@\(seed)"
+            let pattern = Array(Self.patterns[Int(seed % 2)].utf8)
+            let plan = HostPlan()
+            let here = try Self.clapLog(script: script, rate: rate, blocks: try BlockPlan(parsing: spec), pattern: pattern, plan: plan)
+            let state = Array("tactus-clap-state 1\npattern \(pattern.count)\n".utf8) + pattern + Array("\n".utf8)
+            try AtomicFile.write(text, to: dir + "/script.transport")
+            try AtomicFile.write(pattern, to: dir + "/pattern.pattern")
+            try AtomicFile.write(plan.text, to: dir + "/blocks.plan")
+            try AtomicFile.write(state, to: dir + "/clap.state")
+            func log(_ program: String, _ arguments: [String]) throws -> [LoggedEvent] {
+                let status = try ChildProcess.run(
+                    products + "/" + program, arguments, environment: [:], stdout: dir + "/\(program).log", stderr: dir + "/\(program).err")
+                let err = (try? FileInput.read(dir + "/\(program).err").get()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                try #require(status == 0, "seed \(seed): \(program) exited with \(status): \(err)")
+                return try EventLog.parse(String(decoding: try FileInput.read(dir + "/\(program).log").get(), as: UTF8.self))
+            }
+            let c = try log("tactus-claphost", [clap, "--plan", dir + "/blocks.plan", "--rate", "\(Int(rate))", "--state", dir + "/clap.state", "--load-when", "before"])
+            let lv2 = try log("tactus-lv2host", ["--bundle", bundle, "--transport", dir + "/script.transport", "--blocks", spec, "--pattern", dir + "/pattern.pattern"])
+            #expect(c == lv2, "seed \(seed): tactus-claphost \(c.count) events, tactus-lv2host \(lv2.count)\n\(text)")
+            #expect(c == here, "seed \(seed): tactus-claphost \(c.count) events, process() here \(here.count)")
+            events += lv2.count
+        }
+        #expect(events > 300)
+        for name in ["script.transport", "pattern.pattern", "blocks.plan", "clap.state", "tactus-claphost.log", "tactus-claphost.err",
+            "tactus-lv2host.log", "tactus-lv2host.err"] { unlink(dir + "/" + name) }
+        rmdir(dir)
     }
 
     @Test("examples/demo.transport's shape (a tempo change, a loop across it) at 32,768 Hz in blocks of 1 to 8192: tactus render's log")

@@ -3,6 +3,7 @@ import Testing
 import TactusEngine
 import TactusModel
 import TactusOffline
+import TactusTestSupport
 
 /// Runs the built plugin (plugin.lv2/tactus.so) through the project's lilv
 /// host, `tactus-lv2host`, in a child process, and reads back what it printed.
@@ -72,26 +73,9 @@ enum PluginProcess {
             stderr: String(decoding: errData, as: UTF8.self), status: status)
     }
 
-    /// Runs a program with its output in files and waits for it (posix_spawn: safe from many test threads at once).
+    /// Runs a program with its output in files and waits for it (`ChildProcess`).
     static func spawn(_ path: String, _ arguments: [String], environment: [String: String], stdout: String, stderr: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard result == 0 else { throw Failure(description: "cannot run \(path): error \(result)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // Exit code, or 128 + the signal when it was killed.
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        try ChildProcess.run(path, arguments, environment: environment, stdout: stdout, stderr: stderr)
     }
 
     /// What the core renders offline for the same files and blocks.
