@@ -1,3 +1,4 @@
+import BigInt
 import Testing
 import TactusEngine
 import TactusModel
@@ -124,5 +125,35 @@ struct SwitchReferenceTests {
             checked += count
         }
         #expect(checked > 1000)
+    }
+
+    @Test("songs of triplet-length cycles located a billion repetitions in (beats 2^31 to 2^32): every entry start and onset where the exact rationals put it (reading (w): no drift with the repetition count)")
+    func farSongsMatchReference() throws {
+        var checked = 0
+        for seed in UInt64(300)...UInt64(330) {
+            var rng = SplitMix64(seed: seed)
+            // Cycles of thirds (and one dyadic): S is not a dyadic fraction, so m × S is never a double's exact product.
+            let lengths: [(text: String, q: Q)] = [("2/3", Q(2) / Q(3)), ("4/3", Q(4) / Q(3)), ("5/3", Q(5) / Q(3)), ("7/3", Q(7) / Q(3)), ("1", Q(1))]
+            let count = 1 + Int(rng.next() % 3)
+            let (body, parts) = randomParts(&rng, count: count, lengths: lengths, maxNotes: 3, firstProgram: 30)
+            var text = "tactus-pattern 3\n" + body + "song loop\n"
+            var entries: [(part: Int, passes: Int)] = []
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                let entry = (part: Int(rng.next() % UInt64(parts.count)), passes: 1 + Int(rng.next() % 3))
+                entries.append(entry)
+                text += "play p\(entry.part) \(entry.passes)\n"
+            }
+            // A start on a quarter beat between 2^31 and 2^32 (exact as a double): some 10^9 repetitions in.
+            let quarters = (UInt64(1) << 33) + rng.next() % (UInt64(1) << 33)
+            let start = Q(BigInt(quarters)) / Q(4)
+            let end: Int64 = 240_000
+            let script = "tactus-transport 1\nrate 48000\n0 tempo 120\n0 locate \(Double(quarters) / 4)\n0 play\n\(end) stop\n\(end + 1000) end\n"
+            var model = ReferenceSwitches(parts: parts, grid: .bar, framesPerBeat: Q(24_000))
+            model.startBeat = start
+            let expected = model.events(switches: model.songSwitches(entries, end: end), end: end)
+            guard let count = try playsAsModel(text: text, script: script, end: end, seed: seed, expected: expected) else { return }
+            checked += count
+        }
+        #expect(checked > 500)
     }
 }
