@@ -39,6 +39,18 @@ private func randomParts(
     return (text, parts)
 }
 
+/// 1 to 4 random song entries over `partCount` patterns, of 1 to `maxPasses` passes each: as `play` lines and as the model's.
+private func randomEntries(_ rng: inout SplitMix64, partCount: Int, maxPasses: Int) -> (text: String, entries: [(part: Int, passes: Int)]) {
+    var text = ""
+    var entries: [(part: Int, passes: Int)] = []
+    for _ in 0..<(1 + Int(rng.next() % 4)) {
+        let entry = (part: Int(rng.next() % UInt64(partCount)), passes: 1 + Int(rng.next() % UInt64(maxPasses)))
+        entries.append(entry)
+        text += "play p\(entry.part) \(entry.passes)\n"
+    }
+    return (text, entries)
+}
+
 /// Renders `text` under `script` with blocks of 256 and of random sizes and expects the
 /// events before `end` to be `expected`: the events compared, or nil at the first difference.
 private func playsAsModel(text: String, script: String, end: Int64, seed: UInt64, expected: [LoggedEvent]) throws -> Int? {
@@ -64,6 +76,19 @@ private func firstDifference(_ got: [LoggedEvent], _ expected: [LoggedEvent]) ->
         log[max(0, i - 3)..<min(log.count, i + 4)].map { EventLog.line($0) }.joined(separator: " | ")
     }
     return "event \(i): core \(text(got)); model \(text(expected))"
+}
+
+/// Plays one session a seed (its text, script, end and the model's events), and expects more than `least` events compared.
+private func everySeed(
+    _ seeds: ClosedRange<UInt64>, least: Int = 1000, _ session: (UInt64) throws -> (text: String, script: String, end: Int64, expected: [LoggedEvent])
+) throws {
+    var checked = 0
+    for seed in seeds {
+        let s = try session(seed)
+        guard let count = try playsAsModel(text: s.text, script: s.script, end: s.end, seed: seed, expected: s.expected) else { return }
+        checked += count
+    }
+    #expect(checked > least)
 }
 
 @Suite("Pattern switches against the reference model")
@@ -112,47 +137,33 @@ struct SwitchReferenceTests {
 
     @Test("random songs that loop (entries of 1-3 passes, a pattern following itself): the core plays what §9.5 says, event for event, for any block partition")
     func songsMatchReference() throws {
-        var checked = 0
-        for seed in UInt64(100)...UInt64(140) {
+        try everySeed(UInt64(100)...UInt64(140)) { seed in
             var rng = SplitMix64(seed: seed)
             func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
             let lengths: [(text: String, q: Q)] = [("1", Q(1)), ("3/2", Q(3) / Q(2)), ("2", Q(2)), ("3", Q(3)), ("7/4", Q(7) / Q(4))]
             let count = 1 + Int(rng.next() % 3)
             let (body, parts) = randomParts(&rng, count: count, lengths: lengths, maxNotes: 3, firstProgram: 20)
             var text = "tactus-pattern 3\n" + body
-            var entries: [(part: Int, passes: Int)] = []
-            text += "song loop\n"
-            for _ in 0..<(1 + Int(rng.next() % 4)) {
-                let entry = (part: Int(rng.next() % UInt64(parts.count)), passes: 1 + Int(rng.next() % 3))
-                entries.append(entry)
-                text += "play p\(entry.part) \(entry.passes)\n"
-            }
+            let (play, entries) = randomEntries(&rng, partCount: parts.count, maxPasses: 3)
+            text += "song loop\n" + play
             let end: Int64 = 480_000
             let script = "tactus-transport 1\nrate 48000\n0 tempo 120\n0 play\n\(end) stop\n\(end + 1000) end\n"
             let model = ReferenceSwitches(parts: parts, grid: .bar, framesPerBeat: Q(24_000))
             let expected = model.events(switches: model.songSwitches(entries, end: end), end: end)
-            guard let count = try playsAsModel(text: text, script: script, end: end, seed: seed, expected: expected) else { return }
-            checked += count
+            return (text, script, end, expected)
         }
-        #expect(checked > 1000)
     }
 
     @Test("songs of triplet-length cycles located a billion repetitions in (beats 2^31 to 2^32): every entry start and onset where the exact rationals put it (reading (w): no drift with the repetition count)")
     func farSongsMatchReference() throws {
-        var checked = 0
-        for seed in UInt64(300)...UInt64(330) {
+        try everySeed(UInt64(300)...UInt64(330), least: 500) { seed in
             var rng = SplitMix64(seed: seed)
             // Cycles of thirds (and one dyadic): S is not a dyadic fraction, so m × S is never a double's exact product.
             let lengths: [(text: String, q: Q)] = [("2/3", Q(2) / Q(3)), ("4/3", Q(4) / Q(3)), ("5/3", Q(5) / Q(3)), ("7/3", Q(7) / Q(3)), ("1", Q(1))]
             let count = 1 + Int(rng.next() % 3)
             let (body, parts) = randomParts(&rng, count: count, lengths: lengths, maxNotes: 3, firstProgram: 30)
-            var text = "tactus-pattern 3\n" + body + "song loop\n"
-            var entries: [(part: Int, passes: Int)] = []
-            for _ in 0..<(1 + Int(rng.next() % 4)) {
-                let entry = (part: Int(rng.next() % UInt64(parts.count)), passes: 1 + Int(rng.next() % 3))
-                entries.append(entry)
-                text += "play p\(entry.part) \(entry.passes)\n"
-            }
+            let (play, entries) = randomEntries(&rng, partCount: parts.count, maxPasses: 3)
+            let text = "tactus-pattern 3\n" + body + "song loop\n" + play
             // A start on a quarter beat between 2^31 and 2^32 (exact as a double): some 10^9 repetitions in.
             let quarters = (UInt64(1) << 33) + rng.next() % (UInt64(1) << 33)
             let start = Q(BigInt(quarters)) / Q(4)
@@ -161,10 +172,8 @@ struct SwitchReferenceTests {
             var model = ReferenceSwitches(parts: parts, grid: .bar, framesPerBeat: Q(24_000))
             model.startBeat = start
             let expected = model.events(switches: model.songSwitches(entries, end: end), end: end)
-            guard let count = try playsAsModel(text: text, script: script, end: end, seed: seed, expected: expected) else { return }
-            checked += count
+            return (text, script, end, expected)
         }
-        #expect(checked > 500)
     }
 
     /// A random song text (1-3 patterns, 1-4 entries, notes that may ring past their cycle) and its model.
@@ -172,21 +181,15 @@ struct SwitchReferenceTests {
         let lengths: [(text: String, q: Q)] = [("1", Q(1)), ("3/2", Q(3) / Q(2)), ("2", Q(2)), ("3", Q(3)), ("4/3", Q(4) / Q(3))]
         let count = 1 + Int(rng.next() % 3)
         let (body, parts) = randomParts(&rng, count: count, lengths: lengths, maxNotes: 3, firstProgram: 40, overhang: true)
-        var text = "tactus-pattern 3\n" + (ring ? "switch notes ring\n" : "") + body
-        text += "song \(ending == .loop ? "loop" : ending == .stop ? "stop" : "hold")\n"
-        var entries: [(part: Int, passes: Int)] = []
-        for _ in 0..<(1 + Int(rng.next() % 4)) {
-            let entry = (part: Int(rng.next() % UInt64(parts.count)), passes: 1 + Int(rng.next() % 2))
-            entries.append(entry)
-            text += "play p\(entry.part) \(entry.passes)\n"
-        }
+        let (play, entries) = randomEntries(&rng, partCount: parts.count, maxPasses: 2)
+        let text = "tactus-pattern 3\n" + (ring ? "switch notes ring\n" : "") + body
+            + "song \(ending == .loop ? "loop" : ending == .stop ? "stop" : "hold")\n" + play
         return (text, ReferenceSong(parts: parts, entries: entries, ending: ending, ring: ring, framesPerBeat: Q(24_000)))
     }
 
     @Test("random songs that loop, stop or hold, notes cut or ring, with locates into them while rolling: the core plays what §9.5 and §4 say, event for event, for any block partition")
     func songsWithJumpsMatchReference() throws {
-        var checked = 0
-        for seed in UInt64(400)...UInt64(460) {
+        try everySeed(UInt64(400)...UInt64(460)) { seed in
             var rng = SplitMix64(seed: seed)
             let ending = [ReferenceSong.Ending.loop, .stop, .hold][Int(seed % 3)]
             let ring = (seed / 3) % 2 == 1
@@ -214,16 +217,13 @@ struct SwitchReferenceTests {
             for j in jumps { script += "\(j.frame) locate \(Double(j.beat.num) / Double(j.beat.den))\n" }
             script += "\(end) stop\n\(end + 1000) end\n"
             let expected = model.events(jumps: jumps, end: end)
-            guard let count = try playsAsModel(text: text, script: script, end: end, seed: seed, expected: expected) else { return }
-            checked += count
+            return (text, script, end, expected)
         }
-        #expect(checked > 1000)
     }
 
     @Test("random songs with the song control turned off and on again while rolling: what plays plays on, then the song's entry at that beat takes over (its program, cut or ring), event for event")
     func songControlMatchesReference() throws {
-        var checked = 0
-        for seed in UInt64(500)...UInt64(540) {
+        try everySeed(UInt64(500)...UInt64(540)) { seed in
             var rng = SplitMix64(seed: seed)
             let ending = [ReferenceSong.Ending.loop, .stop, .hold][Int(seed % 3)]
             let (text, model) = SwitchReferenceTests.randomSong(&rng, ending: ending, ring: seed % 2 == 1)
@@ -238,9 +238,7 @@ struct SwitchReferenceTests {
             for t in toggles { script += "\(t.frame) song \(t.on ? "on" : "off")\n" }
             script += "\(end) stop\n\(end + 1000) end\n"
             let expected = model.events(toggles: toggles, end: end)
-            guard let count = try playsAsModel(text: text, script: script, end: end, seed: seed, expected: expected) else { return }
-            checked += count
+            return (text, script, end, expected)
         }
-        #expect(checked > 1000)
     }
 }

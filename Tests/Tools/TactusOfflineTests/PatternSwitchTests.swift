@@ -2,6 +2,7 @@ import Testing
 import TactusEngine
 import TactusModel
 import TactusOffline
+import TactusTestSupport
 
 // Timing contract §9: switches and songs to the frame, through the engine
 // every surface runs (OfflineRender is `tactus render`).
@@ -33,20 +34,7 @@ private func stuckNotes(_ events: [LoggedEvent]) -> Int {
 }
 
 private func patterns(switchLine: String) -> String {
-    """
-    tactus-pattern 3
-    \(switchLine)
-    trigger program
-    pattern four
-    lane a length 4
-    note 0 1 60 100
-    note 2 3 62 100
-    pattern three program 20
-    lane a length 3
-    note 0 1/2 64 90
-    note 1 1/2 65 90
-    note 2 1/2 67 90
-    """
+    SwitchTexts.fourAndThree(header: switchLine + "\ntrigger program")
 }
 
 /// 120 bpm at 48 kHz: one beat is 24000 frames. A program change 1 (pattern 2) at `frame`.
