@@ -262,7 +262,7 @@ let package = Package(
         .testTarget(name: "TactusNSMTests", dependencies: ["TactusNSM"], path: "Tests/Formats/JACK/TactusNSMTests"),
         // The tools: transport scripts, event logs and the simulated host; tactus bounce;
         // the command line's own parts (the progress line, formatting, paths).
-        .testTarget(name: "TactusOfflineTests", dependencies: ["TactusEngine", "TactusModel", "TactusOffline"], path: "Tests/Tools/TactusOfflineTests"),
+        .testTarget(name: "TactusOfflineTests", dependencies: ["TactusEngine", "TactusModel", "TactusOffline", "TactusTestSupport"], path: "Tests/Tools/TactusOfflineTests"),
         .testTarget(
             name: "TactusBounceTests", dependencies: ["TactusBounce", "TactusEngine", "TactusModel", "TactusOffline"],
             path: "Tests/Tools/TactusBounceTests"),

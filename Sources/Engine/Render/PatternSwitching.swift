@@ -50,7 +50,11 @@ extension BlockRenderer {
         scene.songEnabled = on
         guard let s = pattern, s.songCount > 0 else { return }
         if on {
+            // A switch at that frame (§9.5): with `notes cut`, what sounds ends there.
+            if !s.switchSettings.notesRing { tracker.cutAll() }
             relocateSong(atFrame: frame, beat: clock.beat(atFrame: frame), output: &output)
+            // The entry plays on from there (what lies at that beat and later), as after a switch.
+            if clock.isRolling { seek(.atOrAfterFrame(frame)) }
         } else {
             scene.hasPending = false
             scene.songEntryNumber = 0

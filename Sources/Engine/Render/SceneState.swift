@@ -169,15 +169,15 @@ public struct SceneState: Sendable, BitwiseCopyable {
 
     // MARK: - §9.5 The song
 
-    /// `m × S`, the start of the song's repetition `m`.
+    /// `m × S`, the start of the song's repetition `m` (exact, rounded once: `songBeat`).
     @_noLocks
     func repetitionStart(_ m: Int64, in s: PatternSnapshot) -> BeatPosition {
-        let length = s.songLength
-        return BeatPosition(whole: length.whole &* m, fraction: 0).advanced(by: Double(m) * length.fraction)
+        s.songBeat(entry: 0, repetition: m)
     }
 
     /// Plays what the song plays at `beat` (its entry, with that entry's
-    /// origin) and makes the next entry's start pending.
+    /// origin) and makes the next entry's start pending. Every entry start
+    /// it compares with is `songBeat`'s, the one the pending switch uses.
     @_noLocks
     mutating func locateSong(at beat: BeatPosition) {
         guard let s = snapshot, s.songCount > 0 else { return }
@@ -189,9 +189,7 @@ public struct SceneState: Sendable, BitwiseCopyable {
             return
         }
         var m: Int64 = 0
-        var x = beat
-        let length = s.songLength
-        if !(beat < length) {
+        if !(beat < repetitionStart(1, in: s)) {
             switch s.songEnding {
             case .stop:
                 setPlaying(-1, origin: .zero)
@@ -199,26 +197,25 @@ public struct SceneState: Sendable, BitwiseCopyable {
                 hasPending = false
                 return
             case .hold:
-                setPlaying(Int(s.songStep(n - 1).part), origin: s.songStep(n - 1).start)
+                setPlaying(Int(s.songStep(n - 1).part), origin: s.songBeat(entry: n - 1, repetition: 0))
                 songEntryNumber = n
                 hasPending = false
                 return
             case .loop:
-                m = BeatPosition.floorToInt64(beat.approximateValue / length.approximateValue)
+                m = BeatPosition.floorToInt64(beat.approximateValue / s.songLength.approximateValue)
                 if m < 0 { m = 0 }
                 while m > 0, beat < repetitionStart(m, in: s) { m -= 1 }
                 while !(beat < repetitionStart(m &+ 1, in: s)) { m += 1 }
-                x = beat - repetitionStart(m, in: s)
             }
         }
-        // The last entry starting at or before x.
+        // The last entry of repetition m starting at or before the beat.
         var low = 0
         var high = n
         while high - low > 1 {
             let mid = (low + high) >> 1
-            if x < s.songStep(mid).start { high = mid } else { low = mid }
+            if beat < s.songBeat(entry: mid, repetition: m) { high = mid } else { low = mid }
         }
-        setPlaying(Int(s.songStep(low).part), origin: repetitionStart(m, in: s) + s.songStep(low).start)
+        setPlaying(Int(s.songStep(low).part), origin: s.songBeat(entry: low, repetition: m))
         songEntryNumber = low + 1
         pendSongEntry(low + 1, repetition: m)
     }
@@ -255,7 +252,7 @@ public struct SceneState: Sendable, BitwiseCopyable {
         hasPending = true
         pendingFromSong = true
         pendingPart = Int(s.songStep(e).part)
-        pendingBeat = repetitionStart(rep, in: s) + s.songStep(e).start
+        pendingBeat = s.songBeat(entry: e, repetition: rep)
         pendingEntry = e
         pendingRepetition = rep
         pendingKeepsPhase = false

@@ -92,7 +92,7 @@ struct SnapshotStorage {
     /// §9.5: the song's entries (nil without a song), their total length and what follows.
     var songSteps: UnsafeMutablePointer<SongStep>? = nil
     var songCount: Int = 0
-    var songLength: BeatPosition = .zero
+    var songLength: BeatRational = .zero
     var songEnding: SongEnding = .loop
 }
 
@@ -155,7 +155,7 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     /// Construction time only (allocates), before the snapshot is handed on.
     public func attachScenes(
         parts others: [PatternSnapshot], info: [ScenePart], switchSettings: SwitchSettings, triggers: TriggerSettings,
-        song: [SongStep], songLength: BeatPosition, songEnding: SongEnding
+        song: [SongStep], songLength: BeatRational, songEnding: SongEnding
     ) {
         precondition(info.count == others.count + 1, "one ScenePart per pattern")
         let parts = UnsafeMutablePointer<PatternSnapshot>.allocate(capacity: max(others.count, 1))
@@ -206,8 +206,31 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
     @_noLocks
     public func songStep(_ index: Int) -> SongStep { storage.pointee.songSteps![index] }
 
-    /// §9.5: `S`, the sum of the entries.
-    public var songLength: BeatPosition { @_noLocks get { storage.pointee.songLength } }
+    /// §9.5: `S`, the sum of the entries, exact.
+    public var songLength: BeatRational { @_noLocks get { storage.pointee.songLength } }
+
+    /// §9.5: where entry `index` of repetition `m` starts, `m × S + S_index`,
+    /// from the exact rationals, rounded once into a position (so the same
+    /// entry start is the same position however it is reached, and the
+    /// 10^9th repetition of a triplet-length song is where it should be:
+    /// reading (w)). Saturates far beyond the contract's ±2^32 beats. O(1).
+    @_noLocks
+    public func songBeat(entry index: Int, repetition m: Int64) -> BeatPosition {
+        let length = storage.pointee.songLength
+        let start = storage.pointee.songSteps![index].start
+        // |m × S| beyond 2^62 beats saturates (the numerators stay below 2^126).
+        let scaled = Int128(m) * Int128(length.numerator)
+        guard scaled.magnitude < UInt128(1) << 93 else {
+            return BeatPosition(whole: m > 0 ? Int64.max / 2 : Int64.min / 2, fraction: 0)
+        }
+        let den = Int128(length.denominator) * Int128(start.denominator)
+        let num = scaled * Int128(start.denominator) + Int128(start.numerator) * Int128(length.denominator)
+        let (q, r) = BeatRational.floorDivide(num, den)
+        guard q > Int128(Int64.min / 4), q < Int128(Int64.max / 4) else {
+            return BeatPosition(whole: q > 0 ? Int64.max / 2 : Int64.min / 2, fraction: 0)
+        }
+        return BeatPosition(whole: Int64(q), fraction: Double(Int64(r)) / Double(Int64(den)))
+    }
 
     /// §9.5: what follows the last entry.
     public var songEnding: SongEnding { @_noLocks get { storage.pointee.songEnding } }

@@ -113,11 +113,12 @@ public struct TriggerSettings: Sendable, BitwiseCopyable, Equatable {
 public struct SongStep: Sendable, BitwiseCopyable {
     /// Index of the pattern (0-based).
     public var part: Int32
-    /// `S_i`, beats from the song's start.
-    public var start: BeatPosition
+    /// `S_i`, beats from the song's start, exact (reading (w): a song's
+    /// beats are computed from it and `S` as rationals, never summed in doubles).
+    public var start: BeatRational
 
     @_noLocks
-    public init(part: Int32, start: BeatPosition) {
+    public init(part: Int32, start: BeatRational) {
         self.part = part
         self.start = start
     }

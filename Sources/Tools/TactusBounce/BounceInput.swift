@@ -8,8 +8,9 @@ import TactusOffline
 /// pattern file, or a `.mid` imported as one) played by a host, described by
 /// a transport script or by `--bars N --bpm T`.
 public enum BounceTiming: Sendable {
-    /// A MIDI file's own tempo map; a pattern file is refused.
-    case file
+    /// A MIDI file's own tempo map; a pattern file with a song plays the
+    /// song once through at `songTempo` beats per minute (B3); another pattern file is refused.
+    case file(songTempo: Double)
     /// A transport script (its path, for messages and relative pattern names).
     case script(TransportScript, path: String)
     /// `--bars N --bpm T`.
@@ -29,7 +30,11 @@ public enum BounceInput {
         if chain {
             let script: TransportScript
             switch timing {
-            case .file: throw BounceError("--chain plays a pattern: give --transport FILE or --bars N --bpm T")
+            case .file(let bpm):
+                guard let song = try songOnce(path, loadPattern: loadPattern) else {
+                    throw BounceError("--chain plays a pattern: give --transport FILE or --bars N --bpm T (a pattern file with a song plays it once through without them)")
+                }
+                script = song.script(times: 1, bpm: bpm, sampleRate: sampleRate)
             case .script(let s, _): script = s
             case .bars(let bars, let bpm): script = PatternSchedule.script(bars: bars, bpm: bpm, sampleRate: sampleRate)
             }
@@ -38,14 +43,19 @@ public enum BounceInput {
             return (try PluginChainSchedule.make(patternPath: path, script: script, sampleRate: sampleRate, resolve: resolveScriptPath), [])
         }
         switch timing {
-        case .file:
+        case .file(let bpm):
             let bytes: [UInt8]
             switch FileInput.read(path) {
             case .success(let b): bytes = b
             case .failure(let e): throw BounceError("'\(path)': cannot read it: \(e)")
             }
             guard MIDIFileReader.looksLikeMIDIFile(bytes) else {
-                throw BounceError("'\(path)' is not a Standard MIDI File; a pattern needs --transport FILE or --bars N --bpm T")
+                // B3: a text with a song plays it once through; any other pattern needs its timing.
+                guard let song = try songOnce(path, loadPattern: loadPattern) else {
+                    throw BounceError("'\(path)' is not a Standard MIDI File, and a pattern without a song needs --transport FILE or --bars N --bpm T")
+                }
+                let script = song.script(times: 1, bpm: bpm, sampleRate: sampleRate)
+                return try patternSchedule(path, script: script, sampleRate: sampleRate, loadPattern: loadPattern, resolveScriptPath: resolveScriptPath)
             }
             do throws(MIDIFileError) {
                 let file = try MIDIFileReader().read(bytes)
@@ -58,6 +68,14 @@ public enum BounceInput {
         case .bars(let bars, let bpm):
             let script = PatternSchedule.script(bars: bars, bpm: bpm, sampleRate: sampleRate)
             return try patternSchedule(path, script: script, sampleRate: sampleRate, loadPattern: loadPattern, resolveScriptPath: resolveScriptPath)
+        }
+    }
+
+    /// The song of a pattern file, nil for a pattern without one; a pattern file that does not load is its error.
+    private static func songOnce(_ path: String, loadPattern: PatternLoader) throws(BounceError) -> SongOnce? {
+        switch loadPattern(path) {
+        case .success(let (_, text)): return SongOnce(text: text)
+        case .failure(let e): throw BounceError(e.description)
         }
     }
 

@@ -34,24 +34,11 @@ public enum PatternSchedule {
     /// `bpm` in 4/4 and stops after `bars` bars, at the first frame at or
     /// after the last bar line (where the engine ends every sounding note).
     public static func script(bars: Int, bpm: Double, sampleRate: Int) -> TransportScript {
-        let stop = stopFrame(bars: bars, bpm: bpm, sampleRate: sampleRate)
-        let text = """
-            tactus-transport 1
-            rate \(sampleRate)
-            0 tempo \(bpm)
-            0 play
-            \(stop) stop
-            \(stop + 1) end
-
-            """
-        // The text is built from checked numbers: it always parses.
-        var script = try! TransportScript(parsing: text)
-        script.endFrame = stop + 1
-        return script
+        TransportScript.playing(beats: Double(bars) * 4, bpm: bpm, sampleRate: sampleRate)
     }
 
     /// The frame of the bar line after `bars` bars of 4 beats at `bpm`.
     public static func stopFrame(bars: Int, bpm: Double, sampleRate: Int) -> Int64 {
-        Int64((Double(bars) * 4 * 60 * Double(sampleRate) / bpm - 1e-4).rounded(.up))
+        TransportScript.stopFrame(beats: Double(bars) * 4, bpm: bpm, sampleRate: sampleRate)
     }
 }

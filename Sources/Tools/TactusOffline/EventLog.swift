@@ -29,8 +29,17 @@ public struct LoggedEvent: Equatable, Hashable, Sendable {
         case 0xF2 where bytes.count == 3: return "song position \(Int(bytes[1]) | Int(bytes[2]) << 7) (sixteenths)"
         default: break
         }
+        // A pattern's Bank Select and Program Change (timing contract §9.4), as a person reads them.
+        if bytes.count == 2, bytes[0] & 0xF0 == 0xC0 { return "program change \(bytes[1]) ch \(Int(bytes[0] & 0x0F) + 1)" }
         guard bytes.count == 3 else { return "" }
         let channel = Int(bytes[0] & 0x0F) + 1
+        if bytes[0] & 0xF0 == 0xB0 {
+            switch bytes[1] {
+            case 0: return "bank select MSB \(bytes[2]) ch \(channel)"
+            case 32: return "bank select LSB \(bytes[2]) ch \(channel)"
+            default: return "controller \(bytes[1]) value \(bytes[2]) ch \(channel)"
+            }
+        }
         let key = Int(bytes[1])
         let names = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
         let name = "\(names[key % 12])\(key / 12 - 1)"

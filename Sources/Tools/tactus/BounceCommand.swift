@@ -14,7 +14,8 @@ struct BounceCommand: ParsableCommand {
         discussion: """
             A Standard MIDI File plays with its own tempo map, through its latest End of Track, \
             then its tail until the audio falls below -90 dBFS. A pattern needs --transport FILE \
-            or --bars N --bpm T. Every event reaches the instrument at its exact frame \
+            or --bars N --bpm T; a pattern file with a song plays the song once through without them \
+            (at --bpm T, 120 by default). Every event reaches the instrument at its exact frame \
             (docs/bounce.md). Without --sf2 or --lv2, the default SoundFont \
             (\(BounceCommand.defaultSoundFont)) plays. Several inputs are a batch: -o names a folder. \
             An output is complete or not there. Exit status: 0 when every file was written, 1 when \
@@ -62,7 +63,7 @@ struct BounceCommand: ParsableCommand {
     @Option(name: .long, help: "Bars of 4 beats to play a pattern for (with --bpm), 1-100000.")
     var bars: Int?
 
-    @Option(name: .long, help: "Tempo for --bars, in beats per minute.")
+    @Option(name: .long, help: "Tempo for --bars, or for a pattern file's song played once through (default 120), in beats per minute.")
     var bpm: Double?
 
     @Flag(name: .long, help: "No reverb (FluidSynth).")
@@ -96,7 +97,8 @@ struct BounceCommand: ParsableCommand {
         if state != nil && preset != nil { throw ValidationError("give --state or --preset, not both") }
         for s in set where !s.contains("=") { throw ValidationError("--set '\(s)': expected SYMBOL=VALUE") }
         guard rate >= 8000, rate <= 384_000 else { throw ValidationError("--rate must be 8000-384000 frames per second") }
-        if (bars == nil) != (bpm == nil) { throw ValidationError("--bars and --bpm go together") }
+        if bars != nil && bpm == nil { throw ValidationError("--bars needs --bpm T") }
+        if transport != nil && bpm != nil { throw ValidationError("give --transport or --bpm, not both (the script sets the tempo)") }
         if let bars, bars <= 0 || bars > 100_000 { throw ValidationError("--bars must be 1-100000") }
         if let bpm, !(bpm.isFinite && bpm > 0 && bpm <= 10_000) { throw ValidationError("--bpm must be a number of beats per minute, above 0") }
         if transport != nil && bars != nil { throw ValidationError("give --transport or --bars N --bpm T, not both") }
@@ -259,7 +261,7 @@ struct BounceCommand: ParsableCommand {
             }
         }
         if let bars, let bpm { return .bars(bars, bpm: bpm) }
-        return .file
+        return .file(songTempo: bpm ?? 120)
     }
 
     func makeInstrument(cpuCores: Int) throws(BounceError) -> BounceInstrument {

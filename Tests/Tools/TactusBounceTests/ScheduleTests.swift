@@ -1,3 +1,4 @@
+import Foundation
 import TactusBounce
 import TactusEngine
 import TactusModel
@@ -94,4 +95,36 @@ import Testing
 /// A track's events in tick order (the writer takes them in order), stable among equal ticks.
 func trackInTickOrder(_ events: [MIDIFileEvent]) -> [MIDIFileEvent] {
     events.enumerated().sorted { ($0.element.tick, $0.offset) < ($1.element.tick, $1.offset) }.map(\.element)
+}
+
+@Suite("B3: a pattern file with a song, bounced without --bars")
+struct SongBounceTests {
+    @Test("the song once through at --bpm: tactus render's log over the song's beats, ending at its last beat; a pattern without a song is refused with what to give")
+    func songOnceThrough() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-song-bounce-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let song = "tactus-pattern 3\npattern a program 5\nlane x length 2/3\nnote 0 1/3 60 100\npattern b\nlane x length 1\nnote 1/2 1 64 90\nsong hold\nplay a 3\nplay b 2\n"
+        let plain = "tactus-pattern 3\npattern a\nlane x length 2/3\nnote 0 1/3 60 100\npattern b\nlane x length 1\nnote 1/2 1 64 90\n"
+        try song.write(to: dir.appendingPathComponent("song.pattern"), atomically: true, encoding: .utf8)
+        try plain.write(to: dir.appendingPathComponent("plain.pattern"), atomically: true, encoding: .utf8)
+        let load: BounceInput.PatternLoader = { path in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return .failure(PatternLoadError("cannot read \(path)")) }
+            do { return .success((try PatternParser.parse(text), Array(text.utf8))) } catch { return .failure(PatternLoadError("\(error)")) }
+        }
+        let (schedule, _) = try BounceInput.schedule(dir.appendingPathComponent("song.pattern").path, timing: .file(songTempo: 90), sampleRate: 48000, loadPattern: load)
+        // 4 beats at 90 bpm: 128,000 frames; b's second pass's note is cut there.
+        let script = try #require(SongOnce(text: Array(song.utf8))).script(times: 1, bpm: 90, sampleRate: 48000)
+        var logged: [LoggedEvent] = []
+        _ = OfflineRender(script: script, sampleRate: 48000, blocks: .fixed(64)).run(
+            pattern: try PatternParser.parse(song), patternText: Array(song.utf8), loadPattern: load) { events, _ in logged += events }
+        #expect(schedule.events.map { LoggedEvent(frame: $0.frame, bytes: $0.bytes) } == logged)
+        #expect(schedule.endFrame == 128_001)
+        #expect(schedule.events.first == BounceEvent(frame: 0, status: 0xC0, data1: 5, data2: 0))
+        #expect(schedule.events.filter(\.isNoteOn).map(\.frame) == [0, 21_334, 42_667, 80_000, 112_000])
+        #expect(schedule.events.last == BounceEvent(frame: 128_000, status: 0x80, data1: 64, data2: 0))
+        #expect(throws: BounceError.self) {
+            _ = try BounceInput.schedule(dir.appendingPathComponent("plain.pattern").path, timing: .file(songTempo: 120), sampleRate: 48000, loadPattern: load)
+        }
+    }
 }

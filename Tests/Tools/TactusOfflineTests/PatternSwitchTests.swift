@@ -2,6 +2,7 @@ import Testing
 import TactusEngine
 import TactusModel
 import TactusOffline
+import TactusTestSupport
 
 // Timing contract §9: switches and songs to the frame, through the engine
 // every surface runs (OfflineRender is `tactus render`).
@@ -33,20 +34,7 @@ private func stuckNotes(_ events: [LoggedEvent]) -> Int {
 }
 
 private func patterns(switchLine: String) -> String {
-    """
-    tactus-pattern 3
-    \(switchLine)
-    trigger program
-    pattern four
-    lane a length 4
-    note 0 1 60 100
-    note 2 3 62 100
-    pattern three program 20
-    lane a length 3
-    note 0 1/2 64 90
-    note 1 1/2 65 90
-    note 2 1/2 67 90
-    """
+    SwitchTexts.fourAndThree(header: switchLine + "\ntrigger program")
 }
 
 /// 120 bpm at 48 kHz: one beat is 24000 frames. A program change 1 (pattern 2) at `frame`.
@@ -186,5 +174,63 @@ struct PatternSwitchTests {
         #expect(report.requestFailures == ["frame 1000: request 'five': the text playing has no pattern of that name (its patterns: 'four', 'three')"])
         #expect(throws: TransportScriptError.self) { try TransportScript(parsing: "tactus-transport 1\n0 request three soon\n10 end\n") }
         #expect(throws: TransportScriptError.self) { try TransportScript(parsing: "tactus-transport 1\n0 request\n10 end\n") }
+    }
+
+    @Test("§9.7: an edit keeps the playing pattern by name (its phase too) and a pending request whose target's name survives (its boundary too); a renamed target drops the request, a renamed playing pattern gives way to the new text's first")
+    func editKeepsPlayingAndPending() throws {
+        let text = patterns(switchLine: "switch at bar")
+        /// Renders with `edited` installed by a script edit at frame 150,000 (between the request at 126,000 and its boundary, beat 8 = 192,000).
+        func withEdit(_ edited: String) throws -> [String] {
+            let script = try TransportScript(parsing: "tactus-transport 1\nrate 48000\n0 tempo 120\n0 play\n126000 midi c0 01\n150000 pattern edited.pattern\n300000 stop\n301000 end\n")
+            let bytes = Array(text.utf8)
+            var events: [LoggedEvent] = []
+            let report = OfflineRender(script: script, sampleRate: 48000, blocks: .fixed(256)).run(
+                pattern: try PatternParser.parse(bytes: bytes), patternText: bytes,
+                loadPattern: { _ in
+                    do { return .success((try PatternParser.parse(edited), Array(edited.utf8))) } catch { return .failure(PatternLoadError("\(error)")) }
+                },
+                onBlock: { e, _ in events += e })
+            #expect(report.editFailures.isEmpty, "\(report.editFailures)")
+            return lines(events)
+        }
+        let unedited = lines(try render(text, requestScript(at: 126_000)))
+        #expect(unedited.contains("192000 c0 14"))
+        // The same patterns in another order, and a new one first: `four` plays on at its phase, `three` still comes at beat 8.
+        let reordered = """
+            tactus-pattern 3
+            trigger program
+            pattern two
+            lane a length 2
+            note 1/2 1/2 50 100
+            pattern three program 20
+            lane a length 3
+            note 0 1/2 64 90
+            note 1 1/2 65 90
+            note 2 1/2 67 90
+            pattern four
+            lane a length 4
+            note 0 1 60 100
+            note 2 3 62 100
+            """
+        #expect(try withEdit(reordered) == unedited)
+        // `three` renamed: the request is dropped, `four` plays on (its D4 of beat 6 rings to beat 9, then C4 at beat 8 as ever).
+        let renamedTarget = try withEdit(reordered.replacingOccurrences(of: "pattern three", with: "pattern tri"))
+        #expect(!renamedTarget.contains { $0.hasSuffix(" c0 14") })
+        #expect(Array(renamedTarget.filter { $0.hasPrefix("192000 ") }) == ["192000 90 3c 64"])
+        #expect(renamedTarget.contains("216000 80 3e 00"))
+        // `four` renamed: the new text's pattern 1 (`two`) plays from origin 0 from the edit on (its note at beat 6.5;
+        // 8.5 is past the switch), and the request, whose target's name survives, switches to `three` at beat 8 as before.
+        let renamedPlaying = try withEdit(reordered.replacingOccurrences(of: "pattern four", with: "pattern vier"))
+        #expect(renamedPlaying.filter { $0.hasSuffix(" 90 32 64") } == ["156000 90 32 64"])
+        #expect(renamedPlaying.contains("192000 c0 14"))
+        #expect(!renamedPlaying.contains { $0.hasSuffix(" 90 3c 64") && Int($0.split(separator: " ")[0])! > 150_000 })
+    }
+
+    @Test("--annotate names a pattern's bank select and program change")
+    func annotations() {
+        #expect(LoggedEvent(frame: 0, bytes: [0xC0, 20]).summary == "program change 20 ch 1")
+        #expect(LoggedEvent(frame: 0, bytes: [0xB9, 0, 3]).summary == "bank select MSB 3 ch 10")
+        #expect(LoggedEvent(frame: 0, bytes: [0xB0, 32, 1]).summary == "bank select LSB 1 ch 1")
+        #expect(LoggedEvent(frame: 0, bytes: [0xB0, 7, 100]).summary == "controller 7 value 100 ch 1")
     }
 }

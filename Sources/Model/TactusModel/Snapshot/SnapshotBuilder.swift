@@ -101,13 +101,13 @@ extension PatternSnapshot {
             programChannel: t.programChannel.map { Int8($0) } ?? -1, noteKey: t.noteKey.map { Int16($0) } ?? -1,
             noteChannel: t.noteChannel, controller: t.controller.map { Int16($0) } ?? -1, controllerChannel: t.controllerChannel)
         var steps: [SongStep] = []
-        var length = BeatPosition.zero
+        var length = BeatRational.zero
         var ending = SongEnding.loop
         if let song = arrangement.song {
             let cycles = arrangement.patterns.map { $0.pattern.length }
             let starts = Song.starts(of: song.entries, cycles: cycles)
-            steps = zip(song.entries, starts).map { SongStep(part: Int32($0.pattern), start: $1.position) }
-            length = arrangement.songLength?.position ?? .zero
+            steps = zip(song.entries, starts).map { SongStep(part: Int32($0.pattern), start: $1) }
+            length = arrangement.songLength ?? .zero
             switch song.end {
             case .loop: ending = .loop
             case .stop: ending = .stop

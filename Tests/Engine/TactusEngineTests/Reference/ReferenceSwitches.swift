@@ -32,8 +32,10 @@ struct ReferenceSwitches {
     /// `grace G` (§9.2): a request at most `G` after a grid point takes that point, at once.
     var grace = Q.zero
     var beatsPerBar = Q(4)
-    /// Frames a beat (constant tempo, speed 1, rolling from frame 0 at beat 0).
+    /// Frames a beat (constant tempo, speed 1, rolling from frame 0 at beat `startBeat`).
     var framesPerBeat: Q
+    /// The beat at frame 0 (a locate before the start of play: §9.5's relocation into a song).
+    var startBeat = Q.zero
 
     /// The boundary of a request at beat `r` while the pattern with origin `origin` and length `length` plays (§9.2).
     func boundary(_ r: Q, origin: Q, length: Q) -> Q {
@@ -50,7 +52,10 @@ struct ReferenceSwitches {
         return base + ((r - base) / step).ceilingQ * step
     }
 
-    func frame(_ beat: Q) -> Int64 { Int64((beat * framesPerBeat).ceiling) }
+    func frame(_ beat: Q) -> Int64 { Int64(((beat - startBeat) * framesPerBeat).ceiling) }
+
+    /// The beat at frame `f`.
+    func beat(atFrame f: Int64) -> Q { startBeat + Q(BigInt(f)) / framesPerBeat }
 
     /// The events before frame `end` for requests `(frame, part)` in frame order (parts from 0), in §9.8's order at each frame.
     func events(requests: [(frame: Int64, part: Int)], end: Int64) -> [LoggedEvent] {
@@ -72,7 +77,7 @@ struct ReferenceSwitches {
                 perform(p.beat, p.part)
                 pending = nil
             }
-            let r = Q(request.frame) / framesPerBeat
+            let r = beat(atFrame: request.frame)
             let playing = switches[switches.count - 1]
             let b = boundary(r, origin: playing.origin, length: parts[playing.part].length)
             pending = nil
@@ -97,14 +102,17 @@ struct ReferenceSwitches {
         }
     }
 
-    /// §9.5: the switches of a song that loops, entries `(part, passes)`: entry `i` of repetition `m` from `m × S + S_i`.
+    /// §9.5: the switches of a song that loops, entries `(part, passes)`: entry `i` of repetition `m` from
+    /// `m × S + S_i`; from `startBeat` on (the entry that holds it plays from there, its program at frame 0).
     func songSwitches(_ entries: [(part: Int, passes: Int)], end: Int64) -> [Switch] {
         var switches: [Switch] = []
-        var beat = Q.zero
+        let length = entries.reduce(Q.zero) { $0 + Q($1.passes) * parts[$1.part].length }
+        var beat = Q((startBeat / length).floor) * length
         while frame(beat) < end {
             for entry in entries {
-                switches.append(Switch(beat: beat, part: entry.part, origin: beat))
-                beat = beat + Q(entry.passes) * parts[entry.part].length
+                let next = beat + Q(entry.passes) * parts[entry.part].length
+                if startBeat < next { switches.append(Switch(beat: beat, part: entry.part, origin: beat, from: startBeat < beat ? beat : startBeat)) }
+                beat = next
             }
         }
         return switches
@@ -116,7 +124,7 @@ struct ReferenceSwitches {
         var out: [(frame: Int64, kind: Int, bytes: [UInt8])] = []
         for (i, s) in switches.enumerated() {
             let part = parts[s.part]
-            let until = i + 1 < switches.count ? switches[i + 1].from : Q(BigInt(end)) / framesPerBeat
+            let until = i + 1 < switches.count ? switches[i + 1].from : beat(atFrame: end)
             let cut: Int64? = i + 1 < switches.count ? frame(until) : nil
             if let program = part.program { out.append((frame(s.from), 1, [0xC0, program])) }
             var pass = ((s.from - s.origin) / part.length).floor

@@ -11,22 +11,7 @@ import TactusTestSupport
 @Suite("Patterns: the scene messages and the editor's requests")
 struct SceneMessageTests {
     /// Two patterns (4 and 3 beats) and a song: four twice (beats 0-8), three once (8-11), looping.
-    static let text = """
-        tactus-pattern 3
-        pattern four
-        lane a length 4
-        note 0 1 60 100
-        note 2 3 62 100
-        pattern three program 20
-        lane a length 3
-        note 0 1/2 64 90
-        note 1 1/2 65 90
-        note 2 1/2 67 90
-        song loop
-        play four 2
-        play three
-
-        """
+    static let text = SwitchTexts.fourAndThree(header: "", trailer: "song loop\nplay four 2\nplay three\n")
 
     /// 120 bpm at 48 kHz (24,000 frames a beat): the song, a request it ignores, the song off, requests on three grids.
     static let script = """
