@@ -46,7 +46,7 @@ public struct PatternEditor {
     private static func severalPatterns(_ text: [UInt8]) throws(PatternError) -> (Arrangement, EditorDocument)? {
         guard PatternParser.declaresVersion3(text) else { return nil }
         let arrangement = try PatternParser.arrangement(bytes: text)
-        guard arrangement.needsVersion3 else { return nil }
+        guard arrangement.hasSeveralPatterns else { return nil }
         let first = try EditorDocument(parsing: Array(PatternWriter.text(for: arrangement.patterns[0].pattern).utf8))
         return (arrangement, first)
     }

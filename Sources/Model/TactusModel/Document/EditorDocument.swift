@@ -46,6 +46,9 @@ public struct EditorDocument {
     public private(set) var lanes: [PatternLane]
     /// Every note in text order (all lanes).
     public private(set) var notes: [EditorNote]
+    /// The lanes' controller points (version 3, §10), kept as written: the
+    /// piano roll does not edit them, and their lines stay in the text.
+    public private(set) var controllers: [ControllerPoint]
     /// A sentence for a person about what the last edit did to the text's
     /// comments (a comment left on a line of its own when its note was
     /// deleted), or about a text whose layout could not be kept; nil when
@@ -73,7 +76,7 @@ public struct EditorDocument {
             // The piano roll and the prompt edit one pattern's lanes; writing back
             // a text of several patterns from one of them would lose the rest.
             let arrangement = try PatternParser.arrangement(bytes: text)
-            if arrangement.needsVersion3 {
+            if arrangement.hasSeveralPatterns {
                 throw PatternError(line: 1, reason: .editingNeedsOnePattern(patterns: arrangement.patterns.count))
             }
         }
@@ -81,6 +84,7 @@ public struct EditorDocument {
         version = pattern.version
         seed = pattern.seed
         lanes = pattern.lanes
+        controllers = pattern.controllers
         notes = []
         notes.reserveCapacity(pattern.notes.count)
         for (i, note) in pattern.notes.enumerated() { notes.append(EditorNote(id: firstID &+ UInt32(i), note)) }
@@ -147,7 +151,7 @@ public struct EditorDocument {
         let patternNotes = notes.map { $0.patternNote }
         if version == 1 { return Pattern(length: lanes[0].length, notes: patternNotes) }
         let cycle = LaneCycle.commonCycle(lanes.map { $0.length }).cycle ?? BeatRational(1)
-        return Pattern(lanes: lanes, notes: patternNotes, seed: seed, commonCycle: cycle)
+        return Pattern(lanes: lanes, notes: patternNotes, seed: seed, commonCycle: cycle, controllers: controllers)
     }
 
     /// The channel a lane's notes get when they name none: the lane's
@@ -305,6 +309,7 @@ public struct EditorDocument {
         for var note in changed {
             guard let i = index(ofNote: note.id) else { return .failure(.noSuchNote(note.id)) }
             note.lane = candidate[i].lane
+            note.locks = candidate[i].locks
             candidate[i] = note
             checked.append(note)
         }
@@ -383,6 +388,9 @@ public struct EditorDocument {
     /// nothing. The notes get new ids, from `nextID` on. O(text length).
     public mutating func setLane(_ lane: PatternLane) -> Result<Int, PatternError> {
         let existing = lanes.firstIndex { $0.name == lane.name }
+        var lane = lane
+        // A lane's `ramp-step` (version 3) is not an option the prompt and the piano roll set: it stays.
+        if let existing, lane.rampStep == PatternLane.defaultRampStep { lane.rampStep = lanes[existing].rampStep }
         var layout = version2Layout(channelOfLane: existing.map { ($0, lane.channel) })
         let statement = Array(PatternWriter.laneStatement(lane).utf8)
         // (`version2Layout` keeps every line and statement where it was.)
@@ -436,9 +444,9 @@ public struct EditorDocument {
                     guard let i = index(ofNote: w.id) else { continue }
                     var raw = SourceSegment.rendered(segment.raw, w, notes[i])
                     if let (lane, channel) = channelOfLane, notes[i].lane == lane, notes[i].channel != channel {
-                        // `note START DURATION KEY VELOCITY [CHANNEL] [prob=P]`: a fifth field not `prob=` is the channel.
+                        // `note START DURATION KEY VELOCITY [CHANNEL] [prob=P] [ccN=V ...]`: a number after the velocity is the channel.
                         let fields = SourceSegment.fieldRanges(raw)
-                        let namesChannel = fields.count > 5 && raw[fields[5].lowerBound] != UInt8(ascii: "p")
+                        let namesChannel = WrittenNote(raw, fields: fields, id: 0, written: notes[i].patternNote).channel != nil
                         if !namesChannel { raw.insert(contentsOf: [UInt8(ascii: " ")] + Array("\(notes[i].channel)".utf8), at: fields[4].upperBound) }
                     }
                     out.lines[l].segments[s] = SourceSegment(raw: raw, role: .verbatim)
@@ -566,7 +574,7 @@ public struct EditorDocument {
         let f = SourceSegment.fieldRanges(raw)
         return SourceSegment(
             raw: raw,
-            role: .note(WrittenNote(id: note.id, written: note.patternNote, start: f[1], duration: f[2], key: f[3], velocity: f[4])))
+            role: .note(WrittenNote(raw, fields: f, id: note.id, written: note.patternNote)))
     }
 
     static func line(_ canonical: [UInt8], note: EditorNote, end: LineEnd) -> LayoutLine {
