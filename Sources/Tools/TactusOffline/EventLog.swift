@@ -29,8 +29,17 @@ public struct LoggedEvent: Equatable, Hashable, Sendable {
         case 0xF2 where bytes.count == 3: return "song position \(Int(bytes[1]) | Int(bytes[2]) << 7) (sixteenths)"
         default: break
         }
+        guard let status = bytes.first, status >= 0x80, status < 0xF0 else { return "" }
+        let channel = Int(status & 0x0F) + 1
+        // Contract §10: controllers, pitch bend, pressure and programs.
+        switch (status & 0xF0, bytes.count) {
+        case (0xB0, 3): return "cc \(bytes[1]) = \(bytes[2]) ch \(channel)"
+        case (0xE0, 3): return "bend \((Int(bytes[1]) | Int(bytes[2]) << 7) - 8192) ch \(channel)"
+        case (0xD0, 2): return "pressure \(bytes[1]) ch \(channel)"
+        case (0xC0, 2): return "program \(bytes[1]) ch \(channel)"
+        default: break
+        }
         guard bytes.count == 3 else { return "" }
-        let channel = Int(bytes[0] & 0x0F) + 1
         let key = Int(bytes[1])
         let names = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
         let name = "\(names[key % 12])\(key / 12 - 1)"

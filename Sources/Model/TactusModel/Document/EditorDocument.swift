@@ -468,6 +468,31 @@ public struct EditorDocument {
         return out
     }
 
+    /// Adds a controller point (contract §10) to lane `point.lane`, written
+    /// as the writer writes it after the lane's last statement (before the
+    /// next lane's line, or at the end). The header becomes
+    /// `tactus-pattern 3` (a version-1 text's `length` becomes `lane main`
+    /// first, as in `setLane`). The whole text is checked by the parser; a
+    /// refused point changes nothing. O(text length).
+    public mutating func addController(_ point: ControllerPoint) -> Result<Void, PatternError> {
+        guard lanes.indices.contains(point.lane) else { return .failure(PatternError(line: 0, reason: .controllerBeforeLane)) }
+        var layout = version2Layout()
+        if let (l, s) = layout.position(ofStatement: "tactus-pattern") {
+            var raw = layout.lines[l].segments[s].raw
+            let fields = SourceSegment.fieldRanges(raw)
+            if fields.count == 2 { raw.replaceSubrange(fields[1], with: [UInt8(ascii: "3")]) }
+            layout.lines[l].segments[s].raw = raw
+        }
+        let statement = Array(PatternWriter.controllerStatement(point, defaultChannel: lanes[point.lane].channel).utf8)
+        // (`version2Layout` keeps every line where it was.)
+        if let (l, _) = self.layout.position(ofLengthOfLane: point.lane + 1) {
+            layout.lines.insert(LayoutLine(segments: [SourceSegment(raw: statement, role: .verbatim)], comment: [], end: layout.newline), at: l)
+        } else {
+            layout.appendLine(statement)
+        }
+        return adopt(layout)
+    }
+
     /// Becomes the document `layout` spells, when the parser takes it.
     private mutating func adopt(_ layout: SourceLayout) -> Result<Void, PatternError> {
         var candidate = self

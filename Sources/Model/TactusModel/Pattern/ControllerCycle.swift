@@ -175,7 +175,28 @@ public enum ControllerCycle {
                 }
             }
         }
-        out.sort { a, b in a.beat != b.beat ? a.beat < b.beat : a.pointIndex < b.pointIndex }
+        out.sort { a, b in a.beat != b.beat ? a.beat < b.beat : ControllerCycle.precedes(a, b) }
         return out
+    }
+
+    /// §10.6's order at one beat: program changes first, a channel's
+    /// controller 0 and 32 just before its program change, then the other
+    /// controllers in text order.
+    public static func precedes(_ a: Event, _ b: Event) -> Bool {
+        let ka = programOrder(a)
+        let kb = programOrder(b)
+        if ka != kb { return ka < kb }
+        return a.pointIndex < b.pointIndex
+    }
+
+    /// 0-2047 for a program change or bank select (by channel, then cc 0,
+    /// cc 32, program), 2048 for every other controller.
+    static func programOrder(_ e: Event) -> Int {
+        switch e.kind {
+        case .program: return Int(e.channel) * 3 + 2
+        case .control(0): return Int(e.channel) * 3
+        case .control(32): return Int(e.channel) * 3 + 1
+        default: return 2048
+        }
     }
 }
