@@ -6,21 +6,6 @@ import TactusOffline
 // Timing contract §9: switches and songs to the frame, through the engine
 // every surface runs (OfflineRender is `tactus render`).
 
-private func render(_ patternText: String, _ scriptText: String, blocks: BlockPlan = .fixed(256)) throws -> [LoggedEvent] {
-    let script = try TransportScript(parsing: scriptText)
-    let text = Array(patternText.utf8)
-    let pattern = try PatternParser.parse(bytes: text)
-    var events: [LoggedEvent] = []
-    _ = OfflineRender(script: script, sampleRate: 48000, blocks: blocks)
-        .run(pattern: pattern, patternText: text, loadPattern: { _ in .failure(PatternLoadError("no edits")) }, onBlock: { e, _ in events += e })
-    return events
-}
-
-/// `frame hex bytes` lines, as `tactus render` prints them.
-private func lines(_ events: [LoggedEvent]) -> [String] {
-    events.map { e in "\(e.frame) " + e.bytes.map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined(separator: " ") }
-}
-
 /// Note-ons without their note-off at the end of a log.
 private func stuckNotes(_ events: [LoggedEvent]) -> Int {
     var sounding = Set<Int>()
