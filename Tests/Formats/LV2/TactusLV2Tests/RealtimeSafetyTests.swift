@@ -37,7 +37,7 @@ struct RealtimeSafetyTests {
             // Controllers (timing contract §10): ramps, points, locks, chases at starts, jumps and switches.
             "pattern f.pattern", "locate 6.5", "midi c0 01", "stop", "play", "loop 1 3", "loop off", "tempo 150",
         ]
-        while frame < 6_600_000 {
+        while frame < 7_800_000 {
             frame += 20_011
             script += "\(frame) \(actions[i % actions.count])\n"
             i += 1
