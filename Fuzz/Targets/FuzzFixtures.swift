@@ -25,6 +25,9 @@ public enum FuzzFixtures {
         "tactus-pattern 1\nlength 4\n# caf\u{E9}\nnote 0 1 60 100\n",
         "tactus-pattern 1\nlength 1/3\nnote 0 1000000 60 100\nnote 0 1000000 60 100\nnote 1/9 1/9 127 127 16\n",
         manyNotes,
+        // Controllers (contract §10): ramps across the loop end, locks on overlapping notes, programs, a switch.
+        "tactus-pattern 3\ntrigger program\npattern a program 3\nlane x length 2 channel 2 ramp-step 1/16\nnote 0 1 60 100 cc74=120\nnote 1/2 1 62 90 cc74=10 cc1=64\ncc 74 0 0\ncc 74 3/2 127 ramp\nbend 1 -8192 ramp\nprogram 0 7\npattern b\nlane y length 3/2 swing 2/3 1/4\nnote 0 1/4 64 100 cc74=90\ncc 1 0 0\ncc 1 1 127 ramp\npressure 1/2 64\n",
+        "tactus-pattern 3\nlane fine length 1/1000 ramp-step 1/100000\nnote 0 1/2000 60 100 cc7=1\ncc 7 0 0\ncc 7 1/2000 127 ramp\n",
     ]
 
     /// About 45 KB: more than the plugin announces in one message (32 KiB), so it goes in pieces.

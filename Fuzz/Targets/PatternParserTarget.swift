@@ -44,6 +44,17 @@ public enum PatternParserTarget {
         if problem != nil { violations.add("the lanes of an accepted pattern break a limit: \(problem!.reason)") }
         if snapshot.noteCount != cycleCount { violations.add("the snapshot has \(snapshot.noteCount) notes, not \(cycleCount)") }
         if pattern.version == 1 && cycleCount != pattern.notes.count { violations.add("a version-1 pattern has \(cycleCount) cycle notes, not \(pattern.notes.count)") }
+        // Contract §10: the snapshot holds every controller event of the cycle, in beat order.
+        let events = ControllerCycle.eventCount(pattern)
+        if pattern.usesControllers && snapshot.controlCount != events {
+            violations.add("the snapshot has \(snapshot.controlCount) controller events, not \(events)")
+        }
+        if snapshot.controlCount > 1 {
+            for i in 1..<snapshot.controlCount where snapshot.control(i).beat < snapshot.control(i - 1).beat {
+                violations.add("the snapshot's controller events are not in beat order at \(i)")
+                break
+            }
+        }
         if !snapshot.text.elementsEqual(bytes) { violations.add("the snapshot does not keep the text it was made from") }
         if snapshot.noteCount > 1 {
             for i in 1..<snapshot.noteCount where snapshot.note(i).start < snapshot.note(i - 1).start {

@@ -30,6 +30,8 @@ public struct BlockRenderer: ~Copyable {
 
     /// The next onset not yet played (while rolling with a pattern), of `scene.playing`.
     var cursor: OnsetCursor?
+    /// §10: the controllers' memory, locks and next event.
+    var controllers = ControllerState()
     /// §7.6: lanes muted by the `urn:tactus:laneMutes` parameter (bit i: lane i).
     public private(set) var parameterMutes: UInt64 = 0
     /// §7.6: lanes muted by the mute control ports (valid while `portMutesRead`).
@@ -57,7 +59,7 @@ public struct BlockRenderer: ~Copyable {
     /// same frame (retriggers) go out first and merges can change their velocity.
     private let staging: UnsafeMutablePointer<MIDIEvent>
     private let stagingSlots: UnsafeMutablePointer<UInt16>
-    private var stagingCount = 0
+    var stagingCount = 0
     private var stagingFrame: Int64 = Int64.min
     @usableFromInline var workLeft = 0
     @usableFromInline var outputFull = false
@@ -178,6 +180,8 @@ public struct BlockRenderer: ~Copyable {
     private mutating func applyInFull(_ update: PositionUpdate, atFrame frame: Int64, output: inout MIDIEventBuffer) -> TransportChange {
         let before = clock
         let change = clock.applyInFull(update, atFrame: frame)
+        // §10.3: a start of play and a jump forget the controller values sent, so the chase sends.
+        if change == .start || change == .jump { controllers.clearMemory() }
         // §12.6: the clock's messages at the frame come before the notes the
         // update cuts or plays there (a switch's note-offs and program change too).
         if midiClock.isEnabled { midiClockChanged(change, atFrame: frame, output: &output) }
@@ -194,11 +198,11 @@ public struct BlockRenderer: ~Copyable {
             seek(.atOrAfterUpdate)
             quietUntil = Int64.min
         case .stop:
-            tracker.cutAll()
-            cursor = nil
+            cutAllNotes()
+            clearCursors()
             quietUntil = Int64.min
         case .jump:
-            tracker.cutAll()
+            cutAllNotes()
             seek(.atOrAfterUpdate)
             quietUntil = Int64.min
         }
@@ -209,7 +213,7 @@ public struct BlockRenderer: ~Copyable {
     @_noLocks
     public mutating func allNotesOff(atOffset offset: Int, output: inout MIDIEventBuffer) {
         renderUntil(absoluteFrame(offset), output: &output)
-        tracker.cutAll()
+        cutAllNotes()
         quietUntil = Int64.min
     }
 
@@ -294,7 +298,7 @@ public struct BlockRenderer: ~Copyable {
     }
 
     @_noLocks @inline(never)
-    private mutating func readPortMutes() {
+    mutating func readPortMutes() {
         portMutesRead = true
         if let muteControls { portMutes = muteControls.bits }
     }
@@ -318,7 +322,7 @@ public struct BlockRenderer: ~Copyable {
         let old = pattern
         pattern = snapshot
         scene.install(snapshot, at: clock.beat(atFrame: renderedFrame), rolling: clock.isRolling)
-        cursor = nil
+        clearCursors()
         // §7.5: a new pattern clears the latched keys.
         laneTranspose.update(repeating: 0, count: PatternSnapshot.maximumLaneCount)
         quietUntil = Int64.min
@@ -332,11 +336,12 @@ public struct BlockRenderer: ~Copyable {
     /// it changes nothing.
     @_noLocks
     public mutating func activate() {
-        tracker.cutAll()
+        cutAllNotes()
         clock.reset()
         scene.activate()
         midiClock.activate()
-        cursor = nil
+        clearCursors()
+        controllers.clearMemory()
         laneTranspose.update(repeating: 0, count: PatternSnapshot.maximumLaneCount)
         quietUntil = Int64.min
     }
@@ -392,7 +397,9 @@ public struct BlockRenderer: ~Copyable {
                 let f = clock.frame(of: c.beat(in: p) + scene.origin)
                 onFrame = f < segmentStart ? segmentStart : f
             }
-            if offFrame <= onFrame {
+            // §10.6: at one frame, note-offs, then the chase and the controllers, then the note-ons.
+            let (controlFrame, chase) = nextControlFrame(notBefore: segmentStart)
+            if offFrame <= onFrame && offFrame <= controlFrame {
                 guard offFrame < end else {
                     if !outputFull { quietUntil = offFrame }
                     break
@@ -405,6 +412,22 @@ public struct BlockRenderer: ~Copyable {
                 }
                 _ = output.append(.noteOff(offset: offFrame &- blockStartFrame, slot: offSlot))
                 tracker.end(slot: offSlot)
+                releaseLocks(slot: offSlot, atFrame: offFrame, output: &output)
+            } else if controlFrame <= onFrame {
+                guard controlFrame < end else {
+                    if !outputFull { quietUntil = controlFrame }
+                    break
+                }
+                if controlFrame > stagingFrame { flushStaging(output: &output) }
+                if midiClock.needsRendering { emitMIDIClock(through: controlFrame, segmentStart: segmentStart, output: &output) }
+                if chase {
+                    chaseControls(at: controlFrame, output: &output)
+                } else if outputFull || workLeft <= 0 {
+                    skipControls(before: end)
+                } else {
+                    workLeft -= 1
+                    playControl(at: controlFrame, output: &output)
+                }
             } else {
                 guard onFrame < end else {
                     if !outputFull { quietUntil = onFrame }
@@ -513,7 +536,8 @@ public struct BlockRenderer: ~Copyable {
         }
         // Each sounding note keeps a place for its note-off: admit a note-on
         // only if its own note-off will fit too.
-        guard output.count + stagingCount + tracker.count + 2 <= output.capacity else {
+        let locks = lockCount(ofNote: c.index, in: p)
+        guard output.count + stagingCount + tracker.count + 2 + locks <= output.capacity else {
             statistics.droppedNoteOns &+= 1
             return
         }
@@ -522,7 +546,10 @@ public struct BlockRenderer: ~Copyable {
             // Retrigger: the sounding note ends just before the new one (§5).
             _ = output.append(.noteOff(offset: offset, slot: slot))
             tracker.end(slot: slot)
+            releaseLocks(slot: slot, atFrame: frame, output: &output)
         }
+        // §10.5: its locks, after the controllers of this frame, before its note-on.
+        if locks > 0 { startLocks(ofNote: c.index, slot: slot, in: p, atFrame: frame, output: &output) }
         staging[stagingCount] = .noteOn(offset: offset, slot: slot, velocity: note.velocity)
         stagingSlots[stagingCount] = UInt16(slot)
         tracker.start(
@@ -582,10 +609,11 @@ public struct BlockRenderer: ~Copyable {
     @_noLocks
     mutating func seek(_ bound: OnsetBound) {
         if let p = scene.playing { cursor = firstOnset(bound, in: p) } else { cursor = nil }
+        seekControls(bound)
     }
 
     @_noLocks @inline(__always)
-    private func satisfies(_ beat: BeatPosition, _ bound: OnsetBound) -> Bool {
+    func satisfies(_ beat: BeatPosition, _ bound: OnsetBound) -> Bool {
         switch bound {
         case .atOrAfterUpdate: return FrameRule.isAtOrAfterUpdate(exactOffset: clock.exactOffset(of: beat))
         case .atOrAfterFrame(let frame): return clock.frame(of: beat) >= frame

@@ -87,6 +87,18 @@ public struct MIDIEventBuffer: ~Copyable {
         return true
     }
 
+    /// Removes the event at `index`, moving the later ones down. O(count), bounded by the capacity.
+    @_noLocks
+    public mutating func remove(at index: Int) {
+        guard index >= 0, index < _count else { return }
+        var i = index
+        while i + 1 < _count {
+            storage[i] = storage[i + 1]
+            i += 1
+        }
+        _count -= 1
+    }
+
     /// The events of this block, valid until the next `reset`.
     public var events: UnsafeBufferPointer<MIDIEvent> {
         @_noLocks get { UnsafeBufferPointer(start: storage, count: count) }

@@ -77,7 +77,7 @@ extension BlockRenderer {
                 if scene.songPlays {
                     renderDue(until: frame, output: &output)
                     scene.locateSong(at: clock.beat(atFrame: end))
-                    cursor = nil
+                    clearCursors()
                     seek(.atOrAfterFrame(end))
                     quietUntil = Int64.min
                 }
@@ -104,14 +104,14 @@ extension BlockRenderer {
         scene.hasPending = false
         // A request for the playing pattern with `phase keep` changes nothing.
         if keeps && part == scene.playingPart && !fromSong { return }
-        if !scene.pendingRings { tracker.cutAll() }
+        if !scene.pendingRings { cutAllNotes() }
         emitNoteOffs(dueBy: frame, output: &output)
         if part >= 0 { emitProgram(of: part, atFrame: frame, output: &output) }
         scene.setPlaying(part, origin: keeps ? scene.origin : (jumpTarget ?? boundary))
         scene.programOwed = false
         if fromSong { scene.songEntryNumber = part >= 0 ? entry + 1 : 0 }
         if fromSong && part >= 0 { scene.pendSongEntry(entry + 1, repetition: repetition) }
-        cursor = nil
+        clearCursors()
         quietUntil = Int64.min
         if clock.isRolling && jumpTarget == nil { seek(bound) }
     }
@@ -125,6 +125,7 @@ extension BlockRenderer {
             guard f <= frame else { return }
             _ = output.append(.noteOff(offset: f &- blockStartFrame, slot: slot))
             tracker.end(slot: slot)
+            releaseLocks(slot: slot, atFrame: f, output: &output)
         }
     }
 
@@ -146,6 +147,11 @@ extension BlockRenderer {
         if info.bankMSB >= 0 { _ = output.append(MIDIEvent(offset: offset, status: 0xB0 | channel, data1: 0, data2: UInt8(info.bankMSB))) }
         if info.bankLSB >= 0 { _ = output.append(MIDIEvent(offset: offset, status: 0xB0 | channel, data1: 32, data2: UInt8(info.bankLSB))) }
         _ = output.append(MIDIEvent(offset: offset, status: 0xC0 | channel, data1: UInt8(info.program), data2: 0))
+        // §10.3: always sent, and the last values sent for their controllers.
+        let base = Int(channel) * ControllerMemory.slotsPerChannel
+        if info.bankMSB >= 0 { controllers.lastSent[base] = Int32(info.bankMSB) }
+        if info.bankLSB >= 0 { controllers.lastSent[base + 32] = Int32(info.bankLSB) }
+        controllers.lastSent[base + ControllerMemory.programIndex] = Int32(info.program)
     }
 
     /// §9.5: the song's pattern at `beat` plays from `frame`, its entry's
@@ -156,7 +162,7 @@ extension BlockRenderer {
         scene.locateSong(at: beat)
         if scene.playingPart != before || clock.isRolling { emitNoteOffs(dueBy: frame, output: &output) }
         if scene.playingPart >= 0 && clock.isRolling { emitProgram(of: scene.playingPart, atFrame: frame, output: &output) }
-        cursor = nil
+        clearCursors()
         quietUntil = Int64.min
     }
 
@@ -179,8 +185,8 @@ extension BlockRenderer {
             }
             return change
         case .stop:
-            tracker.cutAll()
-            cursor = nil
+            cutAllNotes()
+            clearCursors()
             quietUntil = Int64.min
             return change
         case .stoppedUpdate:
@@ -193,7 +199,7 @@ extension BlockRenderer {
             }
             return change
         case .start, .jump:
-            tracker.cutAll()
+            cutAllNotes()
             emitNoteOffs(dueBy: frame, output: &output)
             quietUntil = Int64.min
             let target = clock.anchorBeat

@@ -94,6 +94,17 @@ struct SnapshotStorage {
     var songCount: Int = 0
     var songLength: BeatRational = .zero
     var songEnding: SongEnding = .loop
+    /// §10: the controller events of the cycle in beat order (then text order).
+    var controlCount: Int = 0
+    var controls: UnsafeMutablePointer<ScheduledControl>? = nil
+    /// §10.4: one group per lane and controller; `chaseEntries` index `controls`.
+    var chaseGroupCount: Int = 0
+    var chaseGroups: UnsafeMutablePointer<ControlChaseGroup>? = nil
+    var chaseEntries: UnsafeMutablePointer<Int32>? = nil
+    /// §10.5: per note (start order), `first << 8 | count` into `locks`; nil without locks.
+    var noteLocks: UnsafeMutablePointer<UInt32>? = nil
+    /// `controller << 8 | value`.
+    var locks: UnsafeMutablePointer<UInt16>? = nil
 }
 
 /// An immutable, audio-thread-ready form of a pattern.
@@ -177,6 +188,69 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         }
     }
 
+    /// Gives the snapshot its controller events (§10), its chase groups and
+    /// its notes' locks (`noteLocks` one per note in start order, empty
+    /// without locks). Construction time only (allocates).
+    public func attachControls(
+        _ list: [ScheduledControl], chaseGroups groups: [ControlChaseGroup], chaseEntries entries: [Int32], noteLocks: [UInt32], locks: [UInt16]
+    ) {
+        func copy<T>(_ a: [T]) -> UnsafeMutablePointer<T>? {
+            guard !a.isEmpty else { return nil }
+            let p = UnsafeMutablePointer<T>.allocate(capacity: a.count)
+            for (i, x) in a.enumerated() { (p + i).initialize(to: x) }
+            return p
+        }
+        storage.pointee.controlCount = list.count
+        storage.pointee.controls = copy(list)
+        storage.pointee.chaseGroupCount = groups.count
+        storage.pointee.chaseGroups = copy(groups)
+        storage.pointee.chaseEntries = copy(entries)
+        storage.pointee.noteLocks = copy(noteLocks)
+        storage.pointee.locks = copy(locks)
+    }
+
+    /// §10: the number of controller events in one cycle.
+    public var controlCount: Int { @_noLocks get { storage.pointee.controlCount } }
+
+    /// §10: event `index` in beat order.
+    @_noLocks @inline(__always)
+    public func control(_ index: Int) -> ScheduledControl { storage.pointee.controls![index] }
+
+    /// §10.4: the number of chase groups (lane and controller pairs).
+    public var chaseGroupCount: Int { @_noLocks get { storage.pointee.chaseGroupCount } }
+
+    @_noLocks @inline(__always)
+    public func chaseGroup(_ index: Int) -> ControlChaseGroup { storage.pointee.chaseGroups![index] }
+
+    /// Entry `index` of the chase groups: an index into the controls.
+    @_noLocks @inline(__always)
+    public func chaseEntry(_ index: Int) -> Int { Int(storage.pointee.chaseEntries![index]) }
+
+    /// §10.5: whether some note has a lock.
+    public var hasLocks: Bool { @_noLocks get { storage.pointee.noteLocks != nil } }
+
+    /// §10.5: note `index`'s locks, `first << 8 | count` into `lock(_:)`.
+    @_noLocks @inline(__always)
+    public func lockRange(ofNote index: Int) -> UInt32 { storage.pointee.noteLocks![index] }
+
+    /// §10.5: lock `index`, `controller << 8 | value`.
+    @_noLocks @inline(__always)
+    public func lock(_ index: Int) -> UInt16 { storage.pointee.locks![index] }
+
+    /// The first control whose beat is at or after `phase` beats into the
+    /// cycle, comparing split values as onsets do. O(log n).
+    @_noLocks
+    public func firstControl(atOrAfterPhase phase: BeatPosition) -> Int {
+        var low = 0
+        var high = storage.pointee.controlCount
+        guard let controls = storage.pointee.controls else { return 0 }
+        while low < high {
+            let mid = (low + high) >> 1
+            if controls[mid].beat < phase { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
     /// §9: the number of patterns (1 for a text of version 1 or 2).
     public var partCount: Int { @_noLocks get { storage.pointee.partCount } }
 
@@ -243,6 +317,11 @@ public struct PatternSnapshot: @unchecked Sendable, BitwiseCopyable, Equatable {
         }
         storage.pointee.partInfo?.deallocate()
         storage.pointee.songSteps?.deallocate()
+        storage.pointee.controls?.deallocate()
+        storage.pointee.chaseGroups?.deallocate()
+        storage.pointee.chaseEntries?.deallocate()
+        storage.pointee.noteLocks?.deallocate()
+        storage.pointee.locks?.deallocate()
         storage.pointee.notes.deallocate()
         storage.pointee.lanes.deallocate()
         storage.pointee.exactEnds.deallocate()

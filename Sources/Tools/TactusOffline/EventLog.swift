@@ -29,17 +29,20 @@ public struct LoggedEvent: Equatable, Hashable, Sendable {
         case 0xF2 where bytes.count == 3: return "song position \(Int(bytes[1]) | Int(bytes[2]) << 7) (sixteenths)"
         default: break
         }
-        // A pattern's Bank Select and Program Change (timing contract §9.4), as a person reads them.
-        if bytes.count == 2, bytes[0] & 0xF0 == 0xC0 { return "program change \(bytes[1]) ch \(Int(bytes[0] & 0x0F) + 1)" }
-        guard bytes.count == 3 else { return "" }
-        let channel = Int(bytes[0] & 0x0F) + 1
-        if bytes[0] & 0xF0 == 0xB0 {
-            switch bytes[1] {
-            case 0: return "bank select MSB \(bytes[2]) ch \(channel)"
-            case 32: return "bank select LSB \(bytes[2]) ch \(channel)"
-            default: return "controller \(bytes[1]) value \(bytes[2]) ch \(channel)"
-            }
+        guard let status = bytes.first, status >= 0x80, status < 0xF0 else { return "" }
+        let channel = Int(status & 0x0F) + 1
+        // Contract §10: controllers, pitch bend, pressure and programs, spelled as the
+        // pattern text's statements; a pattern's Bank Select (§9.4) named as such.
+        switch (status & 0xF0, bytes.count) {
+        case (0xB0, 3) where bytes[1] == 0: return "cc 0 = \(bytes[2]) ch \(channel) (bank select MSB)"
+        case (0xB0, 3) where bytes[1] == 32: return "cc 32 = \(bytes[2]) ch \(channel) (bank select LSB)"
+        case (0xB0, 3): return "cc \(bytes[1]) = \(bytes[2]) ch \(channel)"
+        case (0xE0, 3): return "bend \((Int(bytes[1]) | Int(bytes[2]) << 7) - 8192) ch \(channel)"
+        case (0xD0, 2): return "pressure \(bytes[1]) ch \(channel)"
+        case (0xC0, 2): return "program \(bytes[1]) ch \(channel)"
+        default: break
         }
+        guard bytes.count == 3 else { return "" }
         let key = Int(bytes[1])
         let names = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
         let name = "\(names[key % 12])\(key / 12 - 1)"

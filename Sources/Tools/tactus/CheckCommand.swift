@@ -35,6 +35,9 @@ struct CheckCommand: ParsableCommand {
                     // Pattern format, "Error messages (version 3)": the patterns, their lanes, the song.
                     var line = "\(displayPath(path)): ok, \(counted(arrangement.noteCount, "note")) in \(counted(arrangement.laneCount, "lane")) of \(counted(arrangement.patterns.count, "pattern"))"
                     if let song = arrangement.song { line += ", song of \(counted(song.entries.count, "entry", plural: "entries"))" }
+                    // Contract §10: the controller points and locks, when there are any.
+                    if arrangement.controllerPointCount > 0 { line += ", \(counted(arrangement.controllerPointCount, "controller point"))" }
+                    if arrangement.lockCount > 0 { line += ", \(counted(arrangement.lockCount, "lock"))" }
                     print(line)
                 } else if pattern.version == 2 {
                     // Pattern format, "Error messages (version 2)": the lanes and their common cycle.

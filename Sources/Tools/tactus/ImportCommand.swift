@@ -12,8 +12,10 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             With no options: every track and channel, every note-on a note at tick / PPQ \
             beats from tick 0, the loop rounded up to whole bars of the first time signature. \
-            The file's tempo and what a pattern cannot hold (program changes, controllers, \
-            bends) are reported on standard error. See docs/midi-files.md.
+            Control changes 0-119, program changes, channel pressure and pitch bend are kept as \
+            controller points, one lane per track (pattern format 3). The file's tempo and what a \
+            pattern cannot hold (polyphonic pressure, channel mode messages) are reported on standard \
+            error. See docs/midi-files.md.
             """)
 
     @Argument(help: "The Standard MIDI File (.mid).")

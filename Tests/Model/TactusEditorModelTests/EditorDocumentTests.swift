@@ -297,3 +297,62 @@ struct EditorDocumentRuleTests {
         #expect(fresh.notes[0].id == 40 && fresh.nextID == 41)
     }
 }
+
+@Suite("Editor document: controllers and locks (pattern format 3)")
+struct EditorDocumentControllerTests {
+    private let text = """
+        tactus-pattern 3
+        lane bass length 4 channel 2 ramp-step 1/16   # the filter
+        note 0 1 36 100 prob=1/2 cc74=110 cc1=3   # accent
+        cc 74 0 20
+        note 2 1 38 90 cc74=40
+        cc 74 2 100 ramp
+        bend 1 -8192 ramp
+        lane drums length 1 channel 10
+        note 0 1/4 36 120 cc7=127
+
+        """
+
+    @Test("a one-pattern version-3 text with controllers is edited; moving, resizing and re-velocitying a note keeps its locks, prob= and the controller lines")
+    func editingKeepsControllers() throws {
+        var doc = try EditorDocument(parsing: Array(text.utf8))
+        #expect(doc.controllers.count == 3 && doc.notes[0].locks.count == 2)
+        _ = try doc.moveNote(doc.notes[0].id, start: frac(1, 2), key: 40).get()
+        _ = try doc.resizeNote(doc.notes[1].id, duration: frac(3, 2)).get()
+        _ = try doc.setVelocity(doc.notes[2].id, 99).get()
+        let written = string(doc.text())
+        #expect(written == text
+            .replacing("note 0 1 36 100 prob=1/2 cc74=110 cc1=3", with: "note 0.5 1 40 100 prob=1/2 cc74=110 cc1=3")
+            .replacing("note 2 1 38 90 cc74=40", with: "note 2 1.5 38 90 cc74=40")
+            .replacing("note 0 1/4 36 120 cc7=127", with: "note 0 1/4 36 99 cc7=127"))
+        #expect(textMatches(doc))
+        #expect(try PatternParser.parse(bytes: doc.text()).controllers == PatternParser.parse(text).controllers)
+    }
+
+    @Test("update writes a changed channel and prob= into the line, before the locks")
+    func updateWritesChannelAndProbability() throws {
+        var doc = try EditorDocument(parsing: Array(text.utf8))
+        var a = doc.notes[0]
+        a.channel = 5
+        a.probability = BeatRational(1)
+        var b = doc.notes[1]
+        b.probability = frac(1, 4)
+        b.channel = 3
+        _ = try doc.update([a, b]).get()
+        let written = string(doc.text())
+        #expect(written.contains("note 0 1 36 100 5 cc74=110 cc1=3   # accent\n"))
+        #expect(written.contains("note 2 1 38 90 3 prob=0.25 cc74=40\n"))
+        #expect(textMatches(doc))
+        #expect(doc.notes[0].locks == [ControllerLock(controller: 74, value: 110), ControllerLock(controller: 1, value: 3)])
+    }
+
+    @Test("a lane set again keeps its ramp-step; a lane's new channel names the channel of its notes before their locks")
+    func laneKeepsRampStep() throws {
+        var doc = try EditorDocument(parsing: Array(text.utf8))
+        _ = try doc.setLane(PatternLane(name: Array("bass".utf8), length: frac(4), channel: 3)).get()
+        let written = string(doc.text())
+        #expect(written.contains("lane bass length 4 channel 3 ramp-step 0.0625"))
+        #expect(written.contains("note 2 1 38 90 2 cc74=40"))
+        #expect(textMatches(doc))
+    }
+}

@@ -141,7 +141,7 @@ struct PatternFormat3Tests {
             ("tactus-pattern 3\npattern a\nlane x length 1000000\nlane y length 999999\n", 4,
              "pattern 'a': the lanes realign only after more than 1000000 beats (lane 'y' of length 999999 does not fit the others)"),
             ("tactus-pattern 3\ntempo 120\n", 2,
-             "unknown statement 'tempo' (expected 'seed', 'switch', 'trigger', 'pattern', 'lane', 'note', 'song' or 'play')"),
+             "unknown statement 'tempo' (expected 'seed', 'switch', 'trigger', 'pattern', 'lane', 'note', 'cc', 'bend', 'pressure', 'program', 'song' or 'play')"),
             ("tactus-pattern 4\n", 1, "unsupported pattern format version '4' (this reader knows versions 1, 2 and 3)"),
         ]
         for (text, line, reason) in cases {

@@ -304,6 +304,11 @@ struct PatternParserReasonTests {
                 .tooManyPatterns, .tooManyLanesInPattern, .tooManySongEntries, .inPattern, .tooManyTotalCycleNotes, .songTooLong,
                 .songDenominatorTooLarge, .editingNeedsOnePattern:
                 "version 3"
+            // Controllers: pinned by ControllerFormatTests and by docs/pattern-format.md's table.
+            case .controllerOutOfRange, .programRamp, .pointStartNotBeforeLaneLength, .duplicatePoint, .controllerBeforeLane,
+                .rampStepNotPositive, .badLock, .duplicateLock, .tooManyControllerPoints, .tooManyCycleControllerEvents,
+                .tooManyTotalCycleControllerEvents:
+                "controllers"
             }
         }
         // One small trigger per reason (the detailed tests above pin the lines).

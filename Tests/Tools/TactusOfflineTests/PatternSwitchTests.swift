@@ -7,21 +7,6 @@ import TactusTestSupport
 // Timing contract §9: switches and songs to the frame, through the engine
 // every surface runs (OfflineRender is `tactus render`).
 
-private func render(_ patternText: String, _ scriptText: String, blocks: BlockPlan = .fixed(256)) throws -> [LoggedEvent] {
-    let script = try TransportScript(parsing: scriptText)
-    let text = Array(patternText.utf8)
-    let pattern = try PatternParser.parse(bytes: text)
-    var events: [LoggedEvent] = []
-    _ = OfflineRender(script: script, sampleRate: 48000, blocks: blocks)
-        .run(pattern: pattern, patternText: text, loadPattern: { _ in .failure(PatternLoadError("no edits")) }, onBlock: { e, _ in events += e })
-    return events
-}
-
-/// `frame hex bytes` lines, as `tactus render` prints them.
-private func lines(_ events: [LoggedEvent]) -> [String] {
-    events.map { e in "\(e.frame) " + e.bytes.map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined(separator: " ") }
-}
-
 /// Note-ons without their note-off at the end of a log.
 private func stuckNotes(_ events: [LoggedEvent]) -> Int {
     var sounding = Set<Int>()
@@ -226,11 +211,11 @@ struct PatternSwitchTests {
         #expect(!renamedPlaying.contains { $0.hasSuffix(" 90 3c 64") && Int($0.split(separator: " ")[0])! > 150_000 })
     }
 
-    @Test("--annotate names a pattern's bank select and program change")
+    @Test("--annotate names a pattern's bank select and program change as the text spells them")
     func annotations() {
-        #expect(LoggedEvent(frame: 0, bytes: [0xC0, 20]).summary == "program change 20 ch 1")
-        #expect(LoggedEvent(frame: 0, bytes: [0xB9, 0, 3]).summary == "bank select MSB 3 ch 10")
-        #expect(LoggedEvent(frame: 0, bytes: [0xB0, 32, 1]).summary == "bank select LSB 1 ch 1")
-        #expect(LoggedEvent(frame: 0, bytes: [0xB0, 7, 100]).summary == "controller 7 value 100 ch 1")
+        #expect(LoggedEvent(frame: 0, bytes: [0xC0, 20]).summary == "program 20 ch 1")
+        #expect(LoggedEvent(frame: 0, bytes: [0xB9, 0, 3]).summary == "cc 0 = 3 ch 10 (bank select MSB)")
+        #expect(LoggedEvent(frame: 0, bytes: [0xB0, 32, 1]).summary == "cc 32 = 1 ch 1 (bank select LSB)")
+        #expect(LoggedEvent(frame: 0, bytes: [0xB0, 7, 100]).summary == "cc 7 = 100 ch 1")
     }
 }

@@ -46,7 +46,7 @@ public struct PatternEditor {
     private static func severalPatterns(_ text: [UInt8]) throws(PatternError) -> (Arrangement, EditorDocument)? {
         guard PatternParser.declaresVersion3(text) else { return nil }
         let arrangement = try PatternParser.arrangement(bytes: text)
-        guard arrangement.needsVersion3 else { return nil }
+        guard arrangement.hasSeveralPatterns else { return nil }
         let first = try EditorDocument(parsing: Array(PatternWriter.text(for: arrangement.patterns[0].pattern).utf8))
         return (arrangement, first)
     }
@@ -96,6 +96,9 @@ public struct PatternEditor {
         lanes                         the lanes, with their note counts
         seed S                        the seed of the prob= notes (version 2)
         add ... prob=P                (version 2) a note that plays in a share P of its lane's passes
+        cc N AT VALUE [CH] [ramp]     (version 3) a controller point in the current lane; likewise
+        bend AT VALUE [CH] [ramp]     bend (-8192 to 8191), pressure AT VALUE [CH] [ramp] and
+        program AT VALUE [CH]         program: the statements of pattern files (timing contract §10)
         clear                         remove every note
         load FILE                     replace the pattern with a pattern file
         save FILE                     write the pattern to a file (FILE.mid: a Standard MIDI File)
@@ -141,6 +144,7 @@ public struct PatternEditor {
         case "help", "?": return .answer(PatternEditor.help)
         case "quit", "exit": return .quit
         case "add": return add(args)
+        case "cc", "bend", "pressure", "program": return addController(command, args)
         case "remove", "rm": return remove(args)
         case "length": return length(args)
         case "lane": return lane(args)
@@ -164,7 +168,7 @@ public struct PatternEditor {
     }
 
     /// The commands that change a pattern's notes or lanes (refused for an arrangement).
-    static let editCommands: Set<String> = ["add", "remove", "rm", "length", "lane", "seed", "clear"]
+    static let editCommands: Set<String> = ["add", "remove", "rm", "length", "lane", "seed", "clear", "cc", "bend", "pressure", "program"]
 
     public func show() -> String {
         if arrangement != nil { return String(decoding: arrangementText, as: UTF8.self).trimmingSuffixNewlines }
@@ -192,6 +196,22 @@ public struct PatternEditor {
             return .changed("added note \(document.notes.count)")
         } catch {
             return .error("add: \(error.reasonText)")
+        }
+    }
+
+    /// `cc`, `bend`, `pressure`, `program`: a controller point in the current
+    /// lane, read by the pattern parser with the lane's length and channel.
+    private mutating func addController(_ command: String, _ args: [String]) -> Outcome {
+        let lane = document.lanes[currentLane]
+        let laneLine = PatternWriter.laneStatement(PatternLane(name: lane.name, length: lane.length, channel: lane.channel))
+        let text = "tactus-pattern 3\n\(laneLine)\n\(command) \(args.joined(separator: " "))\n"
+        do {
+            var point = try PatternParser.parse(text).controllers[0]
+            point.lane = currentLane
+            if case .failure(let error) = document.addController(point) { return .error("\(command): \(error.reasonText)") }
+            return .changed("added \(PatternWriter.controllerStatement(point, defaultChannel: lane.channel)) to lane \(String(decoding: lane.name, as: UTF8.self))")
+        } catch {
+            return .error("\(command): \(error.reasonText)")
         }
     }
 

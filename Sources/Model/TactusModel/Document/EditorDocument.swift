@@ -55,6 +55,9 @@ public struct EditorDocument {
     public private(set) var lanes: [PatternLane]
     /// Every note in text order (all lanes of the pattern edited).
     public private(set) var notes: [EditorNote]
+    /// The lanes' controller points (version 3, §10), kept as written: the
+    /// piano roll does not edit them, and their lines stay in the text.
+    public private(set) var controllers: [ControllerPoint]
     /// A sentence for a person about what the last edit did to the text's
     /// comments (a comment left on a line of its own when its note was
     /// deleted), or about a text whose layout could not be kept; nil when
@@ -118,6 +121,7 @@ public struct EditorDocument {
         textVersion = arrangement.version
         seed = pattern.seed
         lanes = pattern.lanes
+        controllers = pattern.controllers
         notes = []
         notes.reserveCapacity(pattern.notes.count)
         for (i, note) in pattern.notes.enumerated() { notes.append(EditorNote(id: firstID &+ UInt32(i), note)) }
@@ -202,7 +206,7 @@ public struct EditorDocument {
         let patternNotes = notes.map { $0.patternNote }
         if version == 1 { return Pattern(length: lanes[0].length, notes: patternNotes) }
         let cycle = LaneCycle.commonCycle(lanes.map { $0.length }).cycle ?? BeatRational(1)
-        return Pattern(lanes: lanes, notes: patternNotes, seed: seed, commonCycle: cycle)
+        return Pattern(lanes: lanes, notes: patternNotes, seed: seed, commonCycle: cycle, controllers: controllers)
     }
 
     /// The channel a lane's notes get when they name none: the lane's
@@ -360,6 +364,7 @@ public struct EditorDocument {
         for var note in changed {
             guard let i = index(ofNote: note.id) else { return .failure(.noSuchNote(note.id)) }
             note.lane = candidate[i].lane
+            note.locks = candidate[i].locks
             candidate[i] = note
             checked.append(note)
         }
@@ -438,6 +443,9 @@ public struct EditorDocument {
     /// nothing. The notes get new ids, from `nextID` on. O(text length).
     public mutating func setLane(_ lane: PatternLane) -> Result<Int, PatternError> {
         let existing = lanes.firstIndex { $0.name == lane.name }
+        var lane = lane
+        // A lane's `ramp-step` (version 3) is not an option the prompt and the piano roll set: it stays.
+        if let existing, lane.rampStep == PatternLane.defaultRampStep { lane.rampStep = lanes[existing].rampStep }
         if hasPatternLines, existing == nil {
             // A new lane goes at the end of the text: in a text of patterns, after another pattern or the song.
             return .failure(PatternError(line: 1, reason: .editingNeedsOnePattern(patterns: patternNames.count)))
@@ -495,9 +503,9 @@ public struct EditorDocument {
                     guard let i = index(ofNote: w.id) else { continue }
                     var raw = SourceSegment.rendered(segment.raw, w, notes[i])
                     if let (lane, channel) = channelOfLane, notes[i].lane == lane, notes[i].channel != channel {
-                        // `note START DURATION KEY VELOCITY [CHANNEL] [prob=P]`: a fifth field not `prob=` is the channel.
+                        // `note START DURATION KEY VELOCITY [CHANNEL] [prob=P] [ccN=V ...]`: a number after the velocity is the channel.
                         let fields = SourceSegment.fieldRanges(raw)
-                        let namesChannel = fields.count > 5 && raw[fields[5].lowerBound] != UInt8(ascii: "p")
+                        let namesChannel = WrittenNote(raw, fields: fields, id: 0, written: notes[i].patternNote).channel != nil
                         if !namesChannel { raw.insert(contentsOf: [UInt8(ascii: " ")] + Array("\(notes[i].channel)".utf8), at: fields[4].upperBound) }
                     }
                     out.lines[l].segments[s] = SourceSegment(raw: raw, role: .verbatim)
@@ -517,6 +525,31 @@ public struct EditorDocument {
             out.lines[l].segments[s].raw = raw
         }
         return out
+    }
+
+    /// Adds a controller point (contract §10) to lane `point.lane`, written
+    /// as the writer writes it after the lane's last statement (before the
+    /// next lane's line, or at the end). The header becomes
+    /// `tactus-pattern 3` (a version-1 text's `length` becomes `lane main`
+    /// first, as in `setLane`). The whole text is checked by the parser; a
+    /// refused point changes nothing. O(text length).
+    public mutating func addController(_ point: ControllerPoint) -> Result<Void, PatternError> {
+        guard lanes.indices.contains(point.lane) else { return .failure(PatternError(line: 0, reason: .controllerBeforeLane)) }
+        var layout = version2Layout()
+        if let (l, s) = layout.position(ofStatement: "tactus-pattern") {
+            var raw = layout.lines[l].segments[s].raw
+            let fields = SourceSegment.fieldRanges(raw)
+            if fields.count == 2 { raw.replaceSubrange(fields[1], with: [UInt8(ascii: "3")]) }
+            layout.lines[l].segments[s].raw = raw
+        }
+        let statement = Array(PatternWriter.controllerStatement(point, defaultChannel: lanes[point.lane].channel).utf8)
+        // (`version2Layout` keeps every line where it was.)
+        if let (l, _) = self.layout.position(ofLengthOfLane: point.lane + 1) {
+            layout.lines.insert(LayoutLine(segments: [SourceSegment(raw: statement, role: .verbatim)], comment: [], end: layout.newline), at: l)
+        } else {
+            layout.appendLine(statement)
+        }
+        return adopt(layout)
     }
 
     /// Becomes the document `layout` spells, when the parser takes it.
@@ -645,7 +678,7 @@ public struct EditorDocument {
         let f = SourceSegment.fieldRanges(raw)
         return SourceSegment(
             raw: raw,
-            role: .note(WrittenNote(id: note.id, written: note.patternNote, start: f[1], duration: f[2], key: f[3], velocity: f[4])))
+            role: .note(WrittenNote(raw, fields: f, id: note.id, written: note.patternNote)))
     }
 
     static func line(_ canonical: [UInt8], note: EditorNote, end: LineEnd) -> LayoutLine {

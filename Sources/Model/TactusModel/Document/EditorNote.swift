@@ -24,6 +24,9 @@ public struct EditorNote: Equatable, Sendable {
     public var channel: UInt8
     /// The chance that the note plays in a pass (`prob=`, version 2), `0 < P <= 1`.
     public var probability: BeatRational
+    /// Its controller locks (`ccN=V`, version 3, §10.5), kept as written:
+    /// the editor moves, resizes and re-velocities a note, never its locks.
+    public internal(set) var locks: [ControllerLock]
 
     init(id: UInt32, _ note: PatternNote) {
         self.id = id
@@ -34,13 +37,14 @@ public struct EditorNote: Equatable, Sendable {
         velocity = note.velocity
         channel = note.channel
         probability = note.probability
+        locks = note.locks
     }
 
     /// The note as the pattern model holds it.
     public var patternNote: PatternNote {
         PatternNote(
             start: start, duration: duration, key: key, velocity: velocity, channel: channel, probability: probability,
-            lane: lane)
+            lane: lane, locks: locks)
     }
 
     /// Where the note ends, `start + duration`, as a `Double` (for drawing).

@@ -65,10 +65,7 @@ struct SourceLayout {
                     } else if let first = fields.first, current == edited {
                         if SourceSegment.field(raw, first, is: "note") {
                             guard noteIndex < pattern.notes.count, fields.count >= 5 else { return nil }
-                            role = .note(
-                                WrittenNote(
-                                    id: firstID &+ UInt32(noteIndex), written: pattern.notes[noteIndex],
-                                    start: fields[1], duration: fields[2], key: fields[3], velocity: fields[4]))
+                            role = .note(WrittenNote(raw, fields: fields, id: firstID &+ UInt32(noteIndex), written: pattern.notes[noteIndex]))
                             noteIndex += 1
                         } else if SourceSegment.field(raw, first, is: "length") {
                             guard pattern.version == 1, fields.count == 2 else { return nil }
@@ -187,6 +184,12 @@ struct SourceSegment {
         return out
     }
 
+    static func field(_ raw: [UInt8], _ range: Range<Int>, hasPrefix prefix: StaticString) -> Bool {
+        guard range.count >= prefix.utf8CodeUnitCount else { return false }
+        for j in 0..<prefix.utf8CodeUnitCount where raw[range.lowerBound + j] != prefix.utf8Start[j] { return false }
+        return true
+    }
+
     static func field(_ raw: [UInt8], _ range: Range<Int>, is word: StaticString) -> Bool {
         guard range.count == word.utf8CodeUnitCount else { return false }
         for j in 0..<range.count where raw[range.lowerBound + j] != word.utf8Start[j] { return false }
@@ -205,7 +208,8 @@ enum SegmentRole {
 }
 
 /// A note statement: the note's id, the values its text spells, and where
-/// the four fields the editor can change are.
+/// the fields the editor can change are (the channel and `prob=` when
+/// written; locks and anything else stay as written).
 struct WrittenNote {
     var id: UInt32
     var written: PatternNote
@@ -213,6 +217,21 @@ struct WrittenNote {
     var duration: Range<Int>
     var key: Range<Int>
     var velocity: Range<Int>
+    var channel: Range<Int>?
+    var probability: Range<Int>?
+
+    /// The note statement `raw`, cut into `fields` (at least five).
+    init(_ raw: [UInt8], fields: [Range<Int>], id: UInt32, written: PatternNote) {
+        self.id = id
+        self.written = written
+        start = fields[1]
+        duration = fields[2]
+        key = fields[3]
+        velocity = fields[4]
+        // The optional fields: a channel (a number), `prob=P`; locks stay as written.
+        channel = fields.count > 5 && raw[fields[5].lowerBound] >= 0x30 && raw[fields[5].lowerBound] <= 0x39 ? fields[5] : nil
+        probability = fields.dropFirst(5).first { SourceSegment.field(raw, $0, hasPrefix: "prob=") }
+    }
 }
 
 /// A statement holding a lane's length, the value it spells and where.
@@ -228,7 +247,27 @@ extension SourceSegment {
     /// writer's spelling (a key written as a note name stays a note name).
     static func rendered(_ raw: [UInt8], _ w: WrittenNote, _ note: EditorNote) -> [UInt8] {
         var out = raw
-        // Right to left, so that the ranges still to replace stay valid.
+        // Right to left, so that the ranges still to replace stay valid:
+        // `prob=` and the channel stand after the velocity (locks after them stay).
+        let afterVelocity = (w.channel ?? w.velocity).upperBound
+        if note.probability != w.written.probability {
+            let text = Array(" prob=\(PatternWriter.beatText(note.probability))".utf8)
+            if let field = w.probability {
+                // Back to 1: the field goes, with the blanks before it.
+                var from = field.lowerBound
+                while from > 0, StatementReader.isBlank(out[from - 1]) { from -= 1 }
+                out.replaceSubrange(from..<field.upperBound, with: note.probability == BeatRational(1) ? [] : text)
+            } else {
+                out.insert(contentsOf: text, at: afterVelocity)
+            }
+        }
+        if note.channel != w.written.channel {
+            if let field = w.channel {
+                out.replaceSubrange(field, with: EditorText.decimal(note.channel))
+            } else {
+                out.insert(contentsOf: [UInt8(ascii: " ")] + EditorText.decimal(note.channel), at: w.velocity.upperBound)
+            }
+        }
         if note.velocity != w.written.velocity { out.replaceSubrange(w.velocity, with: EditorText.decimal(note.velocity)) }
         if note.key != w.written.key {
             let asName = NoteName.isLetter(raw[w.key.lowerBound])

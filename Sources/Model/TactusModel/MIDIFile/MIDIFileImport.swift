@@ -147,7 +147,39 @@ public enum MIDIFileImport {
             notes.append(PatternNote(start: start, duration: duration, key: n.key, velocity: n.velocity, channel: n.channel))
             origins.append((item.track + 1, n.startTick))
         }
-        let pattern = Pattern(length: length, notes: notes)
+        // Contract §10: control changes (0-119), programs, channel pressure and pitch bend
+        // are kept as points (steps), one lane per track.
+        var points: [(point: ControllerPoint, track: Int, tick: Int64)] = []
+        var pointsBeyondLength = 0
+        for t in selected {
+            for e in file.tracks[t].channelEvents {
+                let channel = e.status & 0x0F + 1
+                guard options.channel.map({ Int(channel) == $0 }) ?? true else { continue }
+                let units = e.tick * unitsPerTick
+                guard units >= rangeStart, rangeEnd.map({ units < $0 }) ?? true else { continue }
+                let kind: ControllerKind
+                var value = Int16(e.data1)
+                switch e.kind {
+                case .controlChange where e.data1 < 120:
+                    kind = .control(e.data1)
+                    value = Int16(e.data2)
+                case .programChange: kind = .program
+                case .channelPressure: kind = .pressure
+                case .pitchBend:
+                    kind = .bend
+                    value = Int16(Int(e.data1) | Int(e.data2) << 7) - 8192
+                default: continue
+                }
+                let start = BeatRational(numerator: units - rangeStart, denominator: unitsPerBeat)!
+                guard start < length else { pointsBeyondLength += 1; continue }
+                points.append((ControllerPoint(start: start, kind: kind, value: value, channel: channel), t, e.tick))
+            }
+        }
+        var pattern = Pattern(length: length, notes: notes)
+        var keptPoints = 0
+        if !points.isEmpty {
+            (pattern, origins, keptPoints) = MIDIFileImport.withLanes(notes: notes, origins: origins, points: points, length: length)
+        }
         if let problem = pattern.validationError() {
             if problem.line > 0 {
                 let o = origins[problem.line - 1]
@@ -174,25 +206,37 @@ public enum MIDIFileImport {
             if let name = file.tracks[t].name { comments.append("# track \(t + 1): \(QuotedText.quoted(name, limit: 60))") }
         }
         var leftOut: [String] = []
-        for kind in MIDIChannelEvent.Kind.allCases {
+        var modeMessages = 0
+        for t in selected {
+            for e in file.tracks[t].channelEvents where e.kind == .controlChange && e.data1 >= 120 && (options.channel.map { Int(e.status & 0x0F) + 1 == $0 } ?? true) {
+                modeMessages += 1
+            }
+        }
+        for kind in [MIDIChannelEvent.Kind.polyphonicPressure] {
             var n = 0
             for t in selected {
                 for e in file.tracks[t].channelEvents where e.kind == kind && (options.channel.map { Int(e.status & 0x0F) + 1 == $0 } ?? true) { n += 1 }
             }
             if n > 0 { leftOut.append("\(n) \(n == 1 ? kind.singular : kind.plural)") }
         }
-        if !leftOut.isEmpty { report.append("left out (a pattern holds notes only): " + leftOut.joined(separator: ", ")) }
+        if modeMessages > 0 { leftOut.append("\(modeMessages) channel mode message\(modeMessages == 1 ? "" : "s") (controllers 120-127)") }
+        if !leftOut.isEmpty { report.append("left out (a pattern holds notes and controllers 0-119, programs, channel pressure and pitch bend): " + leftOut.joined(separator: ", ")) }
+        if keptPoints > 0 {
+            report.append("\(keptPoints) controller point\(keptPoints == 1 ? "" : "s") kept (control changes, programs, pressure, pitch bend as steps), one lane per track")
+        }
+        if points.count > keptPoints { report.append("\(points.count - keptPoints) controller event\(points.count - keptPoints == 1 ? "" : "s") at the same tick as a later one of its controller left out") }
+        if pointsBeyondLength > 0 { report.append("\(pointsBeyondLength) controller event\(pointsBeyondLength == 1 ? "" : "s") at or after the loop length left out") }
         if zeroLength > 0 { report.append("\(zeroLength) note\(zeroLength == 1 ? "" : "s") of zero length given one tick") }
         if beyondLength > 0 { report.append("\(beyondLength) note\(beyondLength == 1 ? "" : "s") starting at or after the loop length left out") }
         let unmatched = selected.reduce(0) { $0 + file.tracks[$1].unmatchedNoteOffs }
         if unmatched > 0 { report.append("\(unmatched) note-off\(unmatched == 1 ? "" : "s") with no note to end ignored") }
         if unusableSignatures > 0 { report.append("\(unusableSignatures) time signature\(unusableSignatures == 1 ? "" : "s") with a zero numerator or a denominator above 256 ignored") }
 
-        // The comments go after the header and length lines.
+        // The comments go after the header and length lines (after the header in version 3).
         let written = Array(PatternWriter.text(for: pattern).utf8)
         var split = 0
         var lines = 0
-        while split < written.count, lines < 2 {
+        while split < written.count, lines < (pattern.usesControllers ? 1 : 2) {
             if written[split] == 0x0A { lines += 1 }
             split += 1
         }
@@ -200,6 +244,69 @@ public enum MIDIFileImport {
         for c in comments { text += c + "\n" }
         text += String(decoding: written[split...], as: UTF8.self)
         return MIDIImport(pattern: pattern, text: text, report: report)
+    }
+
+    /// A version-3 pattern of one lane per track (named `trackN`, each of
+    /// the loop's length, on the channel of its first note or point), the
+    /// notes and points of each track in its lane; of points of one
+    /// controller at one beat the last in the file stays. Returns the
+    /// pattern, the notes' origins in its note order, and the points kept.
+    static func withLanes(
+        notes: [PatternNote], origins: [(track: Int, tick: Int64)], points: [(point: ControllerPoint, track: Int, tick: Int64)],
+        length: BeatRational
+    ) -> (Pattern, [(track: Int, tick: Int64)], Int) {
+        // (Sorted, not hashed: the plugin's Embedded build has no random seed for a Set.)
+        var tracks = origins.map { $0.track - 1 } + points.map { $0.track }
+        tracks.sort()
+        var order: [Int] = []
+        for t in tracks where order.last != t { order.append(t) }
+        var lanes: [PatternLane] = []
+        for t in order {
+            let channel = zip(notes, origins).first { $0.1.track - 1 == t }?.0.channel ?? points.first { $0.track == t }!.point.channel
+            lanes.append(PatternLane(name: Array("track\(t + 1)".utf8), length: length, channel: channel))
+        }
+        let laneOf = { (track: Int) in order.firstIndex(of: track)! }
+        // Notes lane by lane, in their order within each.
+        let sorted = notes.indices.sorted { a, b in
+            let la = laneOf(origins[a].track - 1)
+            let lb = laneOf(origins[b].track - 1)
+            return la != lb ? la < lb : a < b
+        }
+        var laneNotes: [PatternNote] = []
+        var laneOrigins: [(track: Int, tick: Int64)] = []
+        for i in sorted {
+            var n = notes[i]
+            n.lane = laneOf(origins[i].track - 1)
+            laneNotes.append(n)
+            laneOrigins.append(origins[i])
+        }
+        // Points lane by lane in file order; a later point of one controller at one beat replaces the earlier.
+        var controllers: [ControllerPoint] = []
+        for lane in order.indices {
+            var list: [ControllerPoint] = []
+            for p in points where laneOf(p.track) == lane {
+                var point = p.point
+                point.lane = lane
+                list.append(point)
+            }
+            let byController = list.indices.sorted { i, j in
+                let a = list[i]
+                let b = list[j]
+                if a.kind.order != b.kind.order { return a.kind.order < b.kind.order }
+                if a.channel != b.channel { return a.channel < b.channel }
+                if a.start != b.start { return a.start < b.start }
+                return i < j
+            }
+            var replaced = [Bool](repeating: false, count: list.count)
+            for n in byController.indices.dropLast() {
+                let a = list[byController[n]]
+                let b = list[byController[n + 1]]
+                if a.kind == b.kind && a.channel == b.channel && a.start == b.start { replaced[byController[n]] = true }
+            }
+            controllers += list.indices.filter { !replaced[$0] }.map { list[$0] }
+        }
+        let pattern = Pattern(lanes: lanes, notes: laneNotes, seed: 0, commonCycle: length, controllers: controllers)
+        return (pattern, laneOrigins, controllers.count)
     }
 
     /// `120`, `133.333`: beats per minute from microseconds per quarter note, to a thousandth.

@@ -29,6 +29,9 @@ public enum PatternExport {
             return true
         }
         guard include(pattern.length.denominator) else { return nil }
+        for e in ControllerCycle.events(pattern) ?? [] {
+            guard include(e.beat.denominator) else { return nil }
+        }
         for note in pattern.notes {
             guard include(note.start.denominator) else { return nil }
             let end = ExactBeatSum(note.start, note.duration)
@@ -48,6 +51,7 @@ public enum PatternExport {
         var timed: [(tick: Int64, order: Int, bytes: [UInt8])] = []
         timed.reserveCapacity(pattern.notes.count * 2 * max(loops, 1))
         var sequence = 0
+        let controls = ControllerCycle.events(pattern) ?? []
         for pass in 0..<max(loops, 1) {
             let offset = ExactTicks.product(pattern.length, Int64(pass))
             for note in pattern.notes {
@@ -57,10 +61,22 @@ public enum PatternExport {
                 let (off, e2) = end.ticks(ppq: Int64(ppq))
                 largestError = max(largestError, e1, e2)
                 let status = note.channel &- 1
-                // Note-offs first at a tick (M16), then note-ons in pattern order.
+                // Note-offs first at a tick (M16), then controllers, then note-ons in pattern order.
                 timed.append((max(off, on), 0, [0x80 | status, note.key, 0x40]))
-                timed.append((on, 1, [0x90 | status, note.key, note.velocity]))
+                timed.append((on, 2, [0x90 | status, note.key, note.velocity]))
                 sequence += 1
+            }
+            // Contract §10: the controller events, ramps as the samples they send.
+            for e in controls {
+                let (tick, error) = offset.adding(e.beat).ticks(ppq: Int64(ppq))
+                largestError = max(largestError, error)
+                let status = e.channel &- 1
+                switch e.kind {
+                case .control(let n): timed.append((tick, 1, [0xB0 | status, n, UInt8(e.value)]))
+                case .bend: timed.append((tick, 1, [0xE0 | status, UInt8((Int(e.value) + 8192) & 127), UInt8((Int(e.value) + 8192) >> 7)]))
+                case .pressure: timed.append((tick, 1, [0xD0 | status, UInt8(e.value)]))
+                case .program: timed.append((tick, 1, [0xC0 | status, UInt8(e.value)]))
+                }
             }
         }
         var indexed = Array(timed.enumerated())

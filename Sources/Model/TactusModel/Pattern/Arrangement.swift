@@ -50,11 +50,26 @@ public struct Arrangement: Equatable, Sendable {
     }
 
     /// Whether only version 3 can say this: several patterns, a pattern's
-    /// program, a switch line other than the defaults, a trigger or a song.
+    /// program, a switch line other than the defaults, a trigger, a song, or
+    /// controllers (points, locks, `ramp-step`).
     public var needsVersion3: Bool {
+        hasSeveralPatterns || patterns.contains { $0.pattern.usesControllers }
+    }
+
+    /// Whether the text is more than one pattern's lanes: several patterns,
+    /// `pattern` lines, a pattern's program, a switch line other than the
+    /// defaults, a trigger or a song (what the piano roll and the prompt do
+    /// not edit). Controllers in one pattern's lanes are not.
+    public var hasSeveralPatterns: Bool {
         hasPatternLines || patterns.count > 1 || switchRule != SwitchRule() || triggers != PatternTriggers() || song != nil
             || patterns.contains { $0.program != nil }
     }
+
+    /// Every controller point of every pattern. O(patterns).
+    public var controllerPointCount: Int { patterns.reduce(0) { $0 + $1.pattern.controllers.count } }
+
+    /// Every lock of every note of every pattern. O(notes).
+    public var lockCount: Int { patterns.reduce(0) { $0 + $1.pattern.notes.reduce(0) { $0 + $1.locks.count } } }
 
     /// The index of the pattern named `name`, if any. O(patterns).
     public func index(ofPattern name: [UInt8]) -> Int? {

@@ -18,11 +18,14 @@ public struct PatternNote: Equatable, Sendable {
     public var probability: BeatRational
     /// Index of its lane in `Pattern.lanes` (0 in version 1).
     public var lane: Int
+    /// `ccN=V` fields (version 3, contract §10.5), in text order; each controller at most once.
+    public var locks: [ControllerLock]
 
     public init(
         start: BeatRational, duration: BeatRational, key: UInt8, velocity: UInt8, channel: UInt8 = 1,
-        probability: BeatRational = BeatRational(1), lane: Int = 0
+        probability: BeatRational = BeatRational(1), lane: Int = 0, locks: [ControllerLock] = []
     ) {
+        self.locks = locks
         self.start = start
         self.duration = duration
         self.key = key
@@ -49,11 +52,18 @@ public struct PatternLane: Equatable, Sendable {
     public var followRoot: UInt8?
     /// `follow ROOT in C`: the input channel 1-16 listened to, 0 for any.
     public var followChannel: UInt8
+    /// `ramp-step S` (version 3): the grid its ramps are sampled on, `> 0` beats (§10.2).
+    public var rampStep: BeatRational
+
+    /// The `ramp-step` of a lane that names none: 1/32 beat.
+    public static var defaultRampStep: BeatRational { BeatRational(numerator: 1, denominator: 32)! }
 
     public init(
         name: [UInt8], length: BeatRational, channel: UInt8 = 1, swingRatio: BeatRational? = nil,
-        swingGrid: BeatRational = BeatRational(1), followRoot: UInt8? = nil, followChannel: UInt8 = 0
+        swingGrid: BeatRational = BeatRational(1), followRoot: UInt8? = nil, followChannel: UInt8 = 0,
+        rampStep: BeatRational = PatternLane.defaultRampStep
     ) {
+        self.rampStep = rampStep
         self.name = name
         self.length = length
         self.channel = channel
@@ -88,6 +98,11 @@ public struct Pattern: Equatable, Sendable {
     public var laneList: [PatternLane]
     /// `seed S` (version 2; 0 by default): with the lane names, decides the `prob=` notes (§7.4).
     public var seed: UInt32
+    /// The lanes' controller points (version 3, §10), in text order (so lane by lane).
+    public var controllers: [ControllerPoint]
+
+    /// Most controller points one text may hold (pattern format, "Limits (version 3)").
+    public static var maximumControllerPointCount: Int { 65_536 }
 
     /// A version-1 pattern: one loop of `length`.
     public init(length: BeatRational, notes: [PatternNote] = []) {
@@ -95,18 +110,27 @@ public struct Pattern: Equatable, Sendable {
         self.notes = notes
         self.laneList = []
         self.seed = 0
+        self.controllers = []
     }
 
     /// A version-2 pattern; `length` is the lanes' common cycle (`LaneCycle.commonCycle`).
-    public init(lanes: [PatternLane], notes: [PatternNote], seed: UInt32, commonCycle: BeatRational) {
+    public init(lanes: [PatternLane], notes: [PatternNote], seed: UInt32, commonCycle: BeatRational, controllers: [ControllerPoint] = []) {
         self.length = commonCycle
         self.notes = notes
         self.laneList = lanes
         self.seed = seed
+        self.controllers = controllers
     }
 
-    /// 1 or 2: version 2 exactly when the pattern has lanes.
+    /// 1 or 2: version 2 exactly when the pattern has lanes (a pattern
+    /// with controllers has lanes and is written as version 3: `usesControllers`).
     public var version: Int { laneList.isEmpty ? 1 : 2 }
+
+    /// Whether only version 3 can say this pattern: a controller point, a
+    /// lock or a lane's `ramp-step` (§10). O(notes + lanes).
+    public var usesControllers: Bool {
+        !controllers.isEmpty || notes.contains { !$0.locks.isEmpty } || laneList.contains { $0.rampStep != PatternLane.defaultRampStep }
+    }
 
     /// The lanes as the contract sees them: a version-1 pattern is one lane
     /// named `main` of its length (§7).
@@ -143,6 +167,29 @@ public struct Pattern: Equatable, Sendable {
             if note.key > 127 { return PatternError(line: line, reason: .outOfRange(field: "key", range: "0-127", found: "\(note.key)")) }
             if note.velocity < 1 || note.velocity > 127 { return PatternError(line: line, reason: .outOfRange(field: "velocity", range: "1-127", found: "\(note.velocity)")) }
             if note.channel < 1 || note.channel > 16 { return PatternError(line: line, reason: .outOfRange(field: "channel", range: "1-16", found: "\(note.channel)")) }
+            for (j, lock) in note.locks.enumerated() {
+                if lock.controller > 119 || lock.value > 127 { return PatternError(line: line, reason: .badLock(lock.text)) }
+                if note.locks[..<j].contains(where: { $0.controller == lock.controller }) {
+                    return PatternError(line: line, reason: .duplicateLock(controller: lock.controller))
+                }
+            }
+        }
+        if !controllers.isEmpty || laneList.contains(where: { $0.rampStep != PatternLane.defaultRampStep }) {
+            if laneList.isEmpty { return PatternError(line: 0, reason: .controllerBeforeLane) }
+            if controllers.count > Pattern.maximumControllerPointCount { return PatternError(line: 0, reason: .tooManyControllerPoints) }
+            for lane in laneList where lane.rampStep <= .zero { return PatternError(line: 0, reason: .rampStepNotPositive) }
+            for (i, point) in controllers.enumerated() {
+                let line = notes.count + i + 1
+                if point.lane < 0 || point.lane >= laneLengths.count { return PatternError(line: line, reason: .controllerBeforeLane) }
+                if point.start < .zero { return PatternError(line: line, reason: .negativeBeat(field: "start")) }
+                if point.start >= laneLengths[point.lane] { return PatternError(line: line, reason: .pointStartNotBeforeLaneLength) }
+                if !PatternLimits.isWritable(point.start) { return PatternError(line: line, reason: .fractionPartTooLarge(field: "start")) }
+                if let problem = point.problem { return PatternError(line: line, reason: problem) }
+            }
+            if let (_, second) = ControllerCycle.firstDuplicate(controllers) {
+                let p = controllers[second]
+                return PatternError(line: notes.count + second + 1, reason: .duplicatePoint(controller: p.kind.name, channel: p.channel, beat: PatternWriter.beatText(p.start), firstLine: 0))
+            }
         }
         if !laneList.isEmpty {
             if let problem = LaneCycle.check(self) { return PatternError(line: 0, reason: problem.reason) }

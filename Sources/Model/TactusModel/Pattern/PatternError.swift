@@ -165,6 +165,29 @@ public struct PatternError: Error, Sendable {
         case songTooLong
         /// A song whose length needs a denominator of 2^31 or more.
         case songDenominatorTooLarge
+        // Controllers (version 3, contract §10).
+        /// `cc N` with N 120-127 (channel mode messages) or above.
+        case controllerOutOfRange(found: String)
+        /// `program AT VALUE ramp`.
+        case programRamp
+        /// A controller point whose start is not below its lane's length.
+        case pointStartNotBeforeLaneLength
+        /// Two points of one controller (kind and channel) in a lane at one beat.
+        case duplicatePoint(controller: String, channel: UInt8, beat: String, firstLine: Int)
+        /// A controller point before any lane.
+        case controllerBeforeLane
+        /// `ramp-step 0`.
+        case rampStepNotPositive
+        /// A note field `ccN=V` that is not one.
+        case badLock(String)
+        /// Two locks of one controller on a note.
+        case duplicateLock(controller: UInt8)
+        /// More than 65,536 controller points in a text.
+        case tooManyControllerPoints
+        /// More than 1,048,576 controller events over a pattern's common cycle.
+        case tooManyCycleControllerEvents(cycle: String)
+        /// More than 4,194,304 controller events over the cycles of all patterns.
+        case tooManyTotalCycleControllerEvents
         /// The editor (piano roll, `tactus jack` prompt) asked to edit a version-3 text of several patterns, a switch, a trigger or a song.
         case editingNeedsOnePattern(patterns: Int)
     }
@@ -174,6 +197,7 @@ public struct PatternError: Error, Sendable {
         case cycleTooLong(lane: String, length: String)
         case tooManyCycleNotes(cycle: String)
         case swingTooFine
+        case tooManyCycleControllerEvents(cycle: String)
     }
 
     /// The reason as a sentence, without the line number.
@@ -223,7 +247,7 @@ public struct PatternError: Error, Sendable {
         case .swingTooFine: return PatternError.swingTooFineText
         case .needsVersion3(let word): return "'\(word)' needs 'tactus-pattern 3'"
         case .unknownStatementVersion3(let word):
-            return "unknown statement '\(word)' (expected 'seed', 'switch', 'trigger', 'pattern', 'lane', 'note', 'song' or 'play')"
+            return "unknown statement '\(word)' (expected 'seed', 'switch', 'trigger', 'pattern', 'lane', 'note', 'cc', 'bend', 'pressure', 'program', 'song' or 'play')"
         case .mustPrecedePatterns(let word): return "'\(word)' must come before the first 'pattern'"
         case .mustPrecedeSong(let word): return "'\(word)' must come before 'song'"
         case .duplicateStatement(let word, let first): return "\(word) is given twice (first on line \(first))"
@@ -253,11 +277,24 @@ public struct PatternError: Error, Sendable {
             case .cycleTooLong(let lane, let length): text = PatternError.cycleTooLongText(lane: lane, length: length)
             case .tooManyCycleNotes(let cycle): text = PatternError.tooManyCycleNotesText(cycle: cycle)
             case .swingTooFine: text = PatternError.swingTooFineText
+            case .tooManyCycleControllerEvents(let cycle): text = PatternError.tooManyCycleControllerEventsText(cycle: cycle)
             }
             return "pattern '\(name)': \(text)"
         case .tooManyTotalCycleNotes: return "the patterns hold more than 4194304 notes over their cycles"
         case .songTooLong: return "the song is longer than 4294967296 beats"
         case .songDenominatorTooLarge: return "the song's length needs a denominator of 2^31 or more"
+        case .controllerOutOfRange(let found): return "controller must be 0-119 (120-127 are channel mode messages), found \(found)"
+        case .programRamp: return "a program change cannot ramp"
+        case .pointStartNotBeforeLaneLength: return "point start must be less than the lane length"
+        case .duplicatePoint(let controller, let channel, let beat, let first):
+            return "\(controller) on channel \(channel) has two points at beat \(beat)" + (first > 0 ? " (first on line \(first))" : "")
+        case .controllerBeforeLane: return "a controller point must follow a 'lane' line"
+        case .rampStepNotPositive: return "ramp-step must be greater than 0"
+        case .badLock(let text): return "lock '\(text)' must be ccN=V with N 0-119 and V 0-127"
+        case .duplicateLock(let n): return "lock of controller \(n) is given twice on this note"
+        case .tooManyControllerPoints: return "the text has more than 65536 controller points"
+        case .tooManyCycleControllerEvents(let cycle): return PatternError.tooManyCycleControllerEventsText(cycle: cycle)
+        case .tooManyTotalCycleControllerEvents: return "the patterns send more than 4194304 controller events over their cycles"
         case .editingNeedsOnePattern(let n):
             return "the editor edits one pattern; this text has \(n) \(n == 1 ? "pattern" : "patterns") with a switch, triggers or a song (version 3): it plays, edit it as text"
         }
@@ -269,6 +306,10 @@ public struct PatternError: Error, Sendable {
 
     static func tooManyCycleNotesText(cycle: String) -> String {
         "the lanes hold more than 1048576 notes over their common cycle of \(cycle) beats"
+    }
+
+    static func tooManyCycleControllerEventsText(cycle: String) -> String {
+        "the lanes send more than 1048576 controller events over their common cycle of \(cycle) beats"
     }
 
     static var swingTooFineText: String {

@@ -52,6 +52,8 @@ public enum PatternParser {
         var laneLines: [Int] = []
         var notes: [PatternNote] = []
         var noteLines: [Int] = []
+        var controllers: [ControllerPoint] = []
+        var controllerLines: [Int] = []
     }
 
     /// Parses UTF-8 `bytes` whole.
@@ -67,6 +69,7 @@ public enum PatternParser {
         var current = PatternDraft(name: NamedPattern.mainName, line: 0)
         var finished: [PatternDraft] = []
         var totalNotes = 0
+        var totalPoints = 0
         var seed: UInt32 = 0
         var seedLine = 0
         // Version 3.
@@ -108,7 +111,7 @@ public enum PatternParser {
             // String comparison would pull Unicode tables into the plugin.
             let isVersion3Statement =
                 fields.field(0, is: "pattern") || fields.field(0, is: "switch") || fields.field(0, is: "trigger")
-                || fields.field(0, is: "song") || fields.field(0, is: "play")
+                || fields.field(0, is: "song") || fields.field(0, is: "play") || isControllerStatement(fields)
             if isVersion3Statement && version < 3 {
                 throw PatternError(line: line, reason: .needsVersion3(fields.quoted(0)))
             }
@@ -131,6 +134,17 @@ public enum PatternParser {
             } else if fields.field(0, is: "note") {
                 var count = fields.count
                 var probability = BeatRational(1)
+                var locks: [ControllerLock] = []
+                // Locks (`ccN=V`, version 3) end the statement; read in text order.
+                while count > 1, isLockField(fields.field(count - 1)) { count -= 1 }
+                for i in count..<fields.count {
+                    guard version >= 3 else { throw PatternError(line: line, field: fields.field(i), reason: .needsVersion3(fields.quoted(i))) }
+                    let lock = try lockField(fields.field(i), line: line)
+                    if locks.contains(where: { $0.controller == lock.controller }) {
+                        throw PatternError(line: line, field: fields.field(i), reason: .duplicateLock(controller: lock.controller))
+                    }
+                    locks.append(lock)
+                }
                 if count > 1, fields.field(count - 1, hasPrefix: "prob=") {
                     guard version >= 2 else { throw PatternError(line: line, field: fields.field(count - 1), reason: .needsVersion2("prob=")) }
                     probability = try beatValue(fields.field(count - 1, droppingPrefix: 5), name: "probability", line: line)
@@ -140,7 +154,9 @@ public enum PatternParser {
                     count -= 1
                 }
                 guard count == 5 || count == 6 else {
-                    let expected = version >= 2 ? "START DURATION KEY VELOCITY [CHANNEL] [prob=P]" : "START DURATION KEY VELOCITY [CHANNEL]"
+                    let expected =
+                        version >= 3 ? "START DURATION KEY VELOCITY [CHANNEL] [prob=P] [ccN=V ...]"
+                        : version == 2 ? "START DURATION KEY VELOCITY [CHANNEL] [prob=P]" : "START DURATION KEY VELOCITY [CHANNEL]"
                     throw PatternError(line: line, reason: .wrongFieldCount(statement: "note", expected: expected, found: fields.count - 1))
                 }
                 if version >= 2 && current.lanes.isEmpty {
@@ -162,9 +178,20 @@ public enum PatternParser {
                 current.notes.append(
                     PatternNote(
                         start: start, duration: duration, key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel),
-                        probability: probability, lane: max(current.lanes.count - 1, 0)))
+                        probability: probability, lane: max(current.lanes.count - 1, 0), locks: locks))
                 current.noteLines.append(line.number)
                 totalNotes += 1
+            } else if isControllerStatement(fields) {
+                guard let lane = current.lanes.last else { throw PatternError(line: line, reason: .controllerBeforeLane) }
+                guard totalPoints < Pattern.maximumControllerPointCount else { throw PatternError(line: line, reason: .tooManyControllerPoints) }
+                var point = try controllerStatement(fields, line: line, laneChannel: lane.channel)
+                if point.start >= lane.length {
+                    throw PatternError(line: line, field: fields.field(fields.field(0, is: "cc") ? 2 : 1), reason: .pointStartNotBeforeLaneLength)
+                }
+                point.lane = current.lanes.count - 1
+                current.controllers.append(point)
+                current.controllerLines.append(line.number)
+                totalPoints += 1
             } else if fields.field(0, is: "seed") {
                 guard version >= 2 else { throw PatternError(line: line, reason: .needsVersion2("seed")) }
                 if hasPatternLines { throw PatternError(line: line, reason: .mustPrecedePatterns("seed")) }
@@ -176,7 +203,7 @@ public enum PatternParser {
                 seedLine = line.number
             } else if fields.field(0, is: "lane") {
                 guard version >= 2 else { throw PatternError(line: line, reason: .needsVersion2("lane")) }
-                let lane = try laneStatement(fields, line: line)
+                let lane = try laneStatement(fields, line: line, version: version)
                 guard current.lanes.count < Pattern.maximumLaneCount else {
                     throw PatternError(line: line, reason: hasPatternLines ? .tooManyLanesInPattern(QuotedText.quoted(current.name)) : .tooManyLanes)
                 }
@@ -268,9 +295,11 @@ public enum PatternParser {
         var patterns: [NamedPattern] = []
         patterns.reserveCapacity(finished.count)
         var cycleNotes = 0
+        var cycleEvents = 0
         for draft in finished {
             let (cycle, _) = LaneCycle.commonCycle(draft.lanes.map { $0.length })
-            let pattern = Pattern(lanes: draft.lanes, notes: draft.notes, seed: seed, commonCycle: cycle ?? BeatRational(1))
+            let pattern = Pattern(
+                lanes: draft.lanes, notes: draft.notes, seed: seed, commonCycle: cycle ?? BeatRational(1), controllers: draft.controllers)
             if let problem = LaneCycle.check(pattern) {
                 let problemLine =
                     problem.laneIndex >= 0 ? draft.laneLines[problem.laneIndex]
@@ -279,6 +308,24 @@ public enum PatternParser {
             }
             cycleNotes += LaneCycle.cycleNoteCount(pattern)
             if cycleNotes > Arrangement.maximumTotalCycleNoteCount { throw PatternError(line: draft.line, reason: .tooManyTotalCycleNotes) }
+            if !draft.controllers.isEmpty {
+                if let (first, second) = ControllerCycle.firstDuplicate(draft.controllers) {
+                    let p = draft.controllers[second]
+                    throw PatternError(
+                        line: draft.controllerLines[second],
+                        reason: .duplicatePoint(
+                            controller: p.kind.name, channel: p.channel, beat: PatternWriter.beatText(p.start), firstLine: draft.controllerLines[first]))
+                }
+                let events = ControllerCycle.eventCount(pattern)
+                if events > ControllerCycle.maximumCycleEventCount {
+                    let reason = PatternError.Reason.tooManyCycleControllerEvents(cycle: PatternWriter.beatText(pattern.length))
+                    throw PatternError(line: hasPatternLines ? draft.line : endLine, reason: hasPatternLines ? inPattern(draft.name, reason) : reason)
+                }
+                cycleEvents += events
+                if cycleEvents > ControllerCycle.maximumTotalCycleEventCount {
+                    throw PatternError(line: draft.line, reason: .tooManyTotalCycleControllerEvents)
+                }
+            }
             patterns.append(NamedPattern(name: draft.name, pattern: pattern, program: draft.program))
         }
         var song: Song?
@@ -301,6 +348,7 @@ public enum PatternParser {
         case .cycleTooLong(let lane, let length): return .inPattern(name: quoted, problem: .cycleTooLong(lane: lane, length: length))
         case .tooManyCycleNotes(let cycle): return .inPattern(name: quoted, problem: .tooManyCycleNotes(cycle: cycle))
         case .swingTooFine: return .inPattern(name: quoted, problem: .swingTooFine)
+        case .tooManyCycleControllerEvents(let cycle): return .inPattern(name: quoted, problem: .tooManyCycleControllerEvents(cycle: cycle))
         default: return reason
         }
     }
@@ -443,8 +491,86 @@ public enum PatternParser {
         }
     }
 
-    /// `lane NAME length L [channel C] [swing R G] [follow ROOT [in C]]`.
-    static func laneStatement(_ fields: FieldList, line: SourceLine) throws(PatternError) -> PatternLane {
+    /// Whether the statement is a controller point: `cc`, `bend`, `pressure`, `program`.
+    static func isControllerStatement(_ fields: FieldList) -> Bool {
+        fields.field(0, is: "cc") || fields.field(0, is: "bend") || fields.field(0, is: "pressure") || fields.field(0, is: "program")
+    }
+
+    /// Whether a note's field is meant as a lock: `cc` then a digit.
+    static func isLockField(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
+        field.count > 2 && field[0] == UInt8(ascii: "c") && field[1] == UInt8(ascii: "c") && field.contains(UInt8(ascii: "="))
+    }
+
+    /// A lock `ccN=V` (N 0-119, V 0-127).
+    static func lockField(_ field: UnsafeBufferPointer<UInt8>, line: SourceLine) throws(PatternError) -> ControllerLock {
+        func number(_ part: Slice<UnsafeBufferPointer<UInt8>>, max: Int) -> Int? {
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            var v = 0
+            for d in part { v = v * 10 + Int(d - 0x30) }
+            return v <= max ? v : nil
+        }
+        let equals = field.firstIndex(of: UInt8(ascii: "="))!
+        guard let n = number(field[2..<equals], max: 119), let v = number(field[(equals + 1)...], max: 127) else {
+            throw PatternError(line: line, field: field, reason: .badLock(QuotedText.quoted(Array(field))))
+        }
+        return ControllerLock(controller: UInt8(n), value: UInt8(v))
+    }
+
+    /// `cc N AT VALUE [CHANNEL] [ramp]`, `bend AT VALUE [CHANNEL] [ramp]`,
+    /// `pressure AT VALUE [CHANNEL] [ramp]`, `program AT VALUE [CHANNEL]`;
+    /// the point's lane is left for the caller.
+    static func controllerStatement(_ fields: FieldList, line: SourceLine, laneChannel: UInt8) throws(PatternError) -> ControllerPoint {
+        var count = fields.count
+        var ramp = false
+        if count > 1, fields.field(count - 1, is: "ramp") {
+            ramp = true
+            count -= 1
+        }
+        let isCC = fields.field(0, is: "cc")
+        let isBend = fields.field(0, is: "bend")
+        let isProgram = fields.field(0, is: "program")
+        let first = isCC ? 2 : 1
+        guard count == first + 2 || count == first + 3 else {
+            let word = fields.quoted(0)
+            let expected = isCC ? "N AT VALUE [CHANNEL] [ramp]" : isProgram ? "AT VALUE [CHANNEL]" : "AT VALUE [CHANNEL] [ramp]"
+            throw PatternError(line: line, reason: .wrongFieldCount(statement: word, expected: expected, found: fields.count - 1))
+        }
+        if isProgram && ramp { throw PatternError(line: line, field: fields.field(fields.count - 1), reason: .programRamp) }
+        var kind = ControllerKind.pressure
+        if isCC {
+            let n = try integer(fields.field(1), name: "controller", range: 0...127, rangeText: "0-119", line: line)
+            guard n <= 119 else { throw PatternError(line: line, field: fields.field(1), reason: .controllerOutOfRange(found: fields.quoted(1))) }
+            kind = .control(UInt8(n))
+        } else if isBend {
+            kind = .bend
+        } else if isProgram {
+            kind = .program
+        }
+        let start = try beatValue(fields.field(first), name: "start", line: line)
+        let value: Int64
+        if isBend {
+            let field = fields.field(first + 1)
+            let negative = field.first == UInt8(ascii: "-")
+            let magnitude = try integer(
+                negative ? UnsafeBufferPointer(rebasing: field[1...]) : field, name: "bend value", range: 0...10_000_000_000,
+                rangeText: "-8192 to 8191", line: line)
+            value = negative ? -magnitude : magnitude
+            guard value >= -8192, value <= 8191 else {
+                throw PatternError(line: line, field: field, reason: .outOfRange(field: "bend value", range: "-8192 to 8191", found: fields.quoted(first + 1)))
+            }
+        } else {
+            let name = isCC ? "controller value" : isProgram ? "program value" : "pressure value"
+            value = try integer(fields.field(first + 1), name: name, range: 0...127, rangeText: "0-127", line: line)
+        }
+        var channel = laneChannel
+        if count == first + 3 {
+            channel = UInt8(try integer(fields.field(first + 2), name: "channel", range: 1...16, rangeText: "1-16", line: line))
+        }
+        return ControllerPoint(start: start, kind: kind, value: Int16(value), channel: channel, ramp: ramp)
+    }
+
+    /// `lane NAME length L [channel C] [swing R G] [follow ROOT [in C]] [ramp-step S]`.
+    static func laneStatement(_ fields: FieldList, line: SourceLine, version: Int) throws(PatternError) -> PatternLane {
         guard fields.count >= 4, fields.field(2, is: "length") else {
             throw PatternError(
                 line: line,
@@ -461,6 +587,7 @@ public enum PatternParser {
         var seenChannel = false
         var seenSwing = false
         var seenFollow = false
+        var seenRampStep = false
         var i = 4
         func missing() -> PatternError {
             PatternError(
@@ -497,6 +624,15 @@ public enum PatternParser {
                     i += 2
                 }
                 seenFollow = true
+            } else if fields.field(i, is: "ramp-step") {
+                guard version >= 3 else { throw PatternError(line: line, field: fields.field(i), reason: .needsVersion3("ramp-step")) }
+                if seenRampStep { throw PatternError(line: line, field: fields.field(i), reason: .duplicateLaneOption("ramp-step")) }
+                guard i + 1 < fields.count else { throw missing() }
+                let step = try beatValue(fields.field(i + 1), name: "ramp-step", line: line)
+                guard step > .zero else { throw PatternError(line: line, field: fields.field(i + 1), reason: .rampStepNotPositive) }
+                lane.rampStep = step
+                seenRampStep = true
+                i += 2
             } else {
                 throw PatternError(line: line, field: fields.field(i), reason: .unknownLaneOption(fields.quoted(i)))
             }

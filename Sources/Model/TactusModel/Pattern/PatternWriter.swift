@@ -8,6 +8,7 @@ import TactusEngine
 /// off the audio thread.
 public enum PatternWriter {
     public static func text(for pattern: Pattern) -> String {
+        if pattern.usesControllers { return text(for: Arrangement(single: pattern)) }
         if pattern.version == 2 { return version2Text(for: pattern) }
         var out = "tactus-pattern 1\n"
         out += "length \(beatText(pattern.length))\n"
@@ -42,6 +43,9 @@ public enum PatternWriter {
                 out += laneStatement(lane) + "\n"
                 for note in entry.pattern.notes where note.lane == index {
                     out += noteStatement(note, defaultChannel: lane.channel) + "\n"
+                }
+                for point in entry.pattern.controllers where point.lane == index {
+                    out += controllerStatement(point, defaultChannel: lane.channel) + "\n"
                 }
             }
         }
@@ -107,6 +111,19 @@ public enum PatternWriter {
         var out = "note \(beatText(note.start)) \(beatText(note.duration)) \(note.key) \(note.velocity)"
         if note.channel != defaultChannel { out += " \(note.channel)" }
         if note.probability != BeatRational(1) { out += " prob=\(beatText(note.probability))" }
+        for lock in note.locks { out += " " + lock.text }
+        return out
+    }
+
+    /// A controller point's statement (no line end): `cc N AT VALUE`, `bend
+    /// AT VALUE`, `pressure AT VALUE` or `program AT VALUE`, then the channel
+    /// when it is not the lane's, `ramp` when it ramps.
+    public static func controllerStatement(_ point: ControllerPoint, defaultChannel: UInt8) -> String {
+        var out = point.kind.word
+        if case .control(let n) = point.kind { out += " \(n)" }
+        out += " \(beatText(point.start)) \(point.value)"
+        if point.channel != defaultChannel { out += " \(point.channel)" }
+        if point.ramp { out += " ramp" }
         return out
     }
 
@@ -120,6 +137,7 @@ public enum PatternWriter {
             out += " follow \(root)"
             if lane.followChannel != 0 { out += " in \(lane.followChannel)" }
         }
+        if lane.rampStep != PatternLane.defaultRampStep { out += " ramp-step \(beatText(lane.rampStep))" }
         return out
     }
 

@@ -73,9 +73,84 @@ extension PatternSnapshot {
             if notes[i].groupFirst == Int32(i) { next = i }
         }
         let bytes = text ?? Array(PatternWriter.text(for: pattern).utf8)
-        return assemble(
+        let snapshot = assemble(
             notes: notes, exactEnds: exactEnds, lanes: lanes, hasChoices: hasChoices, length: pattern.length,
             text: bytes, source: source, tag: tag)
+        if pattern.usesControllers {
+            attachControllers(of: pattern, to: snapshot, noteOrder: order.map { cycleNotes[$0].writtenIndex })
+        }
+        return snapshot
+    }
+
+    /// §10: the cycle's controller events, one chase group per lane and
+    /// controller, and each note's locks (`noteOrder`: the written note of
+    /// each snapshot note, in start order). Off the audio thread.
+    static func attachControllers(of pattern: Pattern, to snapshot: PatternSnapshot, noteOrder: [Int]) {
+        let events = ControllerCycle.events(pattern) ?? []
+        var controls: [ScheduledControl] = []
+        controls.reserveCapacity(events.count)
+        for e in events {
+            var status: UInt8 = 0xB0
+            var data1: UInt8 = 0
+            var data2: UInt8 = 0
+            var value = UInt16(max(e.value, 0))
+            var index = 0
+            switch e.kind {
+            case .control(let n):
+                data1 = n
+                data2 = UInt8(e.value)
+                index = Int(n)
+            case .bend:
+                value = UInt16(Int(e.value) + 8192)
+                status = 0xE0
+                data1 = UInt8(value & 127)
+                data2 = UInt8(value >> 7)
+                index = ControllerMemory.bendIndex
+            case .pressure:
+                status = 0xD0
+                data1 = UInt8(e.value)
+                index = ControllerMemory.pressureIndex
+            case .program:
+                status = 0xC0
+                data1 = UInt8(e.value)
+                index = ControllerMemory.programIndex
+            }
+            controls.append(ScheduledControl(
+                beat: e.beat.position, status: status | (e.channel - 1), data1: data1, data2: data2, lane: UInt8(e.lane),
+                memory: UInt16(ControllerMemory.slot(channel: e.channel, index: index)), value: value))
+        }
+        // Chase groups: the events of each lane and controller, in beat order;
+        // the groups in §10.6's order (program changes and bank selects first).
+        let byController = controls.indices.sorted { a, b in
+            let x = controls[a]
+            let y = controls[b]
+            let kx = ControllerCycle.programOrder(events[a])
+            let ky = ControllerCycle.programOrder(events[b])
+            if kx != ky { return kx < ky }
+            if x.lane != y.lane { return x.lane < y.lane }
+            if x.memory != y.memory { return x.memory < y.memory }
+            return a < b
+        }
+        var groups: [ControlChaseGroup] = []
+        for (n, i) in byController.enumerated() {
+            if n == 0 || controls[byController[n - 1]].lane != controls[i].lane || controls[byController[n - 1]].memory != controls[i].memory {
+                groups.append(ControlChaseGroup(lane: controls[i].lane, first: Int32(n), count: 0))
+            }
+            groups[groups.count - 1].count += 1
+        }
+        var noteLocks: [UInt32] = []
+        var locks: [UInt16] = []
+        if pattern.notes.contains(where: { !$0.locks.isEmpty }) {
+            // One list per written note; the copies of a note in the cycle share it.
+            var ranges: [UInt32] = []
+            ranges.reserveCapacity(pattern.notes.count)
+            for note in pattern.notes {
+                ranges.append(UInt32(locks.count) << 8 | UInt32(note.locks.count))
+                for lock in note.locks { locks.append(UInt16(lock.controller) << 8 | UInt16(lock.value)) }
+            }
+            noteLocks = noteOrder.map { ranges[$0] }
+        }
+        snapshot.attachControls(controls, chaseGroups: groups, chaseEntries: byController.map { Int32($0) }, noteLocks: noteLocks, locks: locks)
     }
 
     /// Builds a snapshot of every pattern of `arrangement` (§9): pattern 1 is

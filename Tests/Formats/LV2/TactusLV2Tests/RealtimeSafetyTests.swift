@@ -36,8 +36,10 @@ struct RealtimeSafetyTests {
             "pattern d.pattern", "midi c0 01", "midi b0 00 00", "midi c0 02", "locate 9", "midi 90 24 64", "midi c0 00",
             "midi b0 14 02", "stop", "midi c0 01", "play", "request chorus", "request fill now", "request verse bars 2",
             "pattern-file e.pattern", "locate 30.5", "loop 2 7", "song off", "request b end", "loop off", "request a", "song on",
+            // Controllers (timing contract §10): ramps, points, locks, chases at starts, jumps and switches.
+            "pattern f.pattern", "locate 6.5", "midi c0 01", "stop", "play", "loop 1 3", "loop off", "tempo 150",
         ]
-        while frame < 8_000_000 {
+        while frame < 9_400_000 {
             frame += 20_011
             script += "\(frame) \(actions[i % actions.count])\n"
             i += 1
@@ -82,6 +84,26 @@ struct RealtimeSafetyTests {
                 song loop
                 play a 2
                 play b 3
+
+                """,
+            "f.pattern": """
+                tactus-pattern 3
+                trigger program
+                pattern sweep program 5
+                lane bass length 4 channel 2 ramp-step 1/64
+                note 0 1 36 100 cc74=120
+                note 1/2 1 38 90 cc74=10 cc1=64
+                cc 74 0 0
+                cc 74 3 127 ramp
+                bend 2 -8192 ramp
+                bend 3 8191 ramp
+                pressure 1 64
+                program 0 7
+                pattern lead
+                lane a length 3/2 swing 2/3 1/4
+                note 0 1/4 60 100 cc74=90
+                cc 1 0 0
+                cc 1 1 127 ramp
 
                 """,
             "c.pattern": """
