@@ -106,6 +106,11 @@ def main():
         name = name.decode() if isinstance(name, bytes) else name
         return f"{args.client}:{name}:" if args.mode == "single" else f"{name}:"
     source = jack_ports(prefix(tactus), "output")
+    # Carla adds its own "events-out" port to a plugin with output controls
+    # (Tactus's LV2 `playing` and `queued`: their changes as MIDI CC); Tactus's
+    # MIDI is on the plugin's own port then.
+    if len(source) > 1:
+        source = [port for port in source if not port.endswith(":events-out")]
     target = jack_ports(prefix(probe), "input")
     if len(source) != 1 or len(target) != 1:
         fail(f"expected one MIDI output of Tactus and one input of the probe among Carla's JACK ports, found {source} and {target}")
