@@ -271,7 +271,7 @@ tools: deps deps-test
 	$(BUILD_GATE) $(SWIFT) build -c $(CONFIG) --product TactusRTCheck
 
 # The live host tests need Ardour 7, jalv and Qtractor (with Xvfb and xdotool); they install them if missing.
-host-test: plugin tools
+host-test: plugin clap tools
 	@scripts/install-deps $(HOST_PACKAGES)
 	@BUILD=$(BUILD_DIR) scripts/host-test
 
@@ -279,7 +279,7 @@ host-test: plugin tools
 # recorded sessions (Tests/Fixtures) are replayed by the unit tests either way.
 # A JACK session the machine's xruns spoil is tried again (up to
 # TACTUS_HOST_TEST_TRIES times); spoiled in every try, it fails.
-host-test-if-possible: plugin tools
+host-test-if-possible: plugin clap tools
 	@if scripts/install-deps $(HOST_PACKAGES); then BUILD=$(BUILD_DIR) scripts/host-test; \
 	else echo "tactus: the live hosts (Ardour, jalv, Qtractor) cannot be installed here: live host tests skipped (recordings replayed)"; fi
 

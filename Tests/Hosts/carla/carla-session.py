@@ -9,9 +9,12 @@ The engine runs on the JACK driver of the server named by JACK_DEFAULT_SERVER,
 in one of Carla's process modes (--mode single: one JACK client for all
 plugins, the default; multiple: one JACK client per plugin), with JACK
 transport. It loads Tactus (urn:tactus:sequencer) with the preset named by
---preset (an LV2 preset Carla lists as a program) and the project's probe
-(urn:tactus:hosttest:probe) after it, and connects Tactus's MIDI output to the
-probe's input. The probe logs every run(), every position and Tactus's MIDI
+--preset (an LV2 preset Carla lists as a program), or with --clap FILE Tactus
+as a CLAP plugin (org.tactus.sequencer in FILE, tactus.clap) with the state in
+--clap-state (docs/plugin.md's CLAP state, in base64, as Carla's
+carla_set_chunk_data takes it), and the project's probe
+(urn:tactus:hosttest:probe, LV2) after it, and connects Tactus's MIDI output to
+the probe's input. The probe logs every run(), every position and Tactus's MIDI
 ($TACTUS_PROBE_LOG), and writes its log when Carla deactivates it, at the
 engine's close.
 
@@ -21,6 +24,7 @@ standard input (or it ends), and closes the engine. Errors name what failed
 and exit with status 1.
 """
 import argparse
+import base64
 import os
 import select
 import subprocess
@@ -28,6 +32,7 @@ import sys
 import time
 
 TACTUS_URI = "urn:tactus:sequencer"
+TACTUS_CLAP_ID = "org.tactus.sequencer"
 PROBE_URI = "urn:tactus:hosttest:probe"
 
 
@@ -59,7 +64,11 @@ def main():
     parser.add_argument("--client", default="carla-tactus", help="JACK client name of Carla's engine")
     parser.add_argument("--mode", choices=["single", "multiple"], default="single", help="Carla's process mode")
     parser.add_argument("--preset", default="Tactus host test", help="the LV2 preset (Carla program) to load into Tactus")
+    parser.add_argument("--clap", help="load Tactus as the CLAP plugin of this file (tactus.clap) instead of LV2")
+    parser.add_argument("--clap-state", help="with --clap: a file holding Tactus's CLAP state in base64")
     args = parser.parse_args()
+    if args.clap and not args.clap_state:
+        fail("--clap needs --clap-state")
 
     frontend = os.path.join(args.carla, "source", "frontend")
     library = os.path.join(args.carla, "bin", "libcarla_standalone2.so")
@@ -83,15 +92,30 @@ def main():
     global RUNNING_HOST
     RUNNING_HOST = host
 
-    for uri in (TACTUS_URI, PROBE_URI):
-        if not host.add_plugin(cb.BINARY_NATIVE, cb.PLUGIN_LV2, "", "", uri, 0, None, 0):
-            fail(f"Carla could not load {uri}: {host.get_last_error()}")
+    if args.clap:
+        # PLUGIN_OPTIONS_NULL: Carla's default options, which keep clap.state (chunks) in use.
+        if not host.add_plugin(cb.BINARY_NATIVE, cb.PLUGIN_CLAP, os.path.abspath(args.clap), "", TACTUS_CLAP_ID, 0, None,
+                               cb.PLUGIN_OPTIONS_NULL):
+            fail(f"Carla could not load {TACTUS_CLAP_ID} from {args.clap}: {host.get_last_error()}")
+    elif not host.add_plugin(cb.BINARY_NATIVE, cb.PLUGIN_LV2, "", "", TACTUS_URI, 0, None, 0):
+        fail(f"Carla could not load {TACTUS_URI}: {host.get_last_error()}")
+    if not host.add_plugin(cb.BINARY_NATIVE, cb.PLUGIN_LV2, "", "", PROBE_URI, 0, None, 0):
+        fail(f"Carla could not load {PROBE_URI}: {host.get_last_error()}")
     tactus, probe = 0, 1
 
-    programs = [host.get_program_name(tactus, i) for i in range(host.get_program_count(tactus))]
-    if args.preset not in programs:
-        fail(f"Carla lists no preset '{args.preset}' for Tactus (it lists: {', '.join(programs) or 'none'})")
-    host.set_program(tactus, programs.index(args.preset))
+    if args.clap:
+        state = open(args.clap_state).read().strip()
+        host.set_chunk_data(tactus, state)
+        host.prepare_for_save(tactus)
+        saved = host.get_chunk_data(tactus)
+        saved = saved.decode() if isinstance(saved, bytes) else saved
+        if not saved or base64.b64decode(saved) != base64.b64decode(state):
+            fail("Tactus (CLAP) did not take the state Carla handed it: its state read back differs")
+    else:
+        programs = [host.get_program_name(tactus, i) for i in range(host.get_program_count(tactus))]
+        if args.preset not in programs:
+            fail(f"Carla lists no preset '{args.preset}' for Tactus (it lists: {', '.join(programs) or 'none'})")
+        host.set_program(tactus, programs.index(args.preset))
     for plugin in (tactus, probe):
         host.set_active(plugin, True)
     for _ in range(20):
@@ -106,6 +130,12 @@ def main():
         name = name.decode() if isinstance(name, bytes) else name
         return f"{args.client}:{name}:" if args.mode == "single" else f"{name}:"
     source = jack_ports(prefix(tactus), "output")
+    # Carla adds its own "events-out" port to a plugin with output controls
+    # (Tactus's LV2 `playing` and `queued`: their changes as MIDI CC); Tactus's
+    # MIDI is on the plugin's own port then. A plugin with one MIDI output and
+    # no output controls (tactus.clap) has that one as "events-out".
+    if len(source) > 1:
+        source = [port for port in source if not port.endswith(":events-out")]
     target = jack_ports(prefix(probe), "input")
     if len(source) != 1 or len(target) != 1:
         fail(f"expected one MIDI output of Tactus and one input of the probe among Carla's JACK ports, found {source} and {target}")
