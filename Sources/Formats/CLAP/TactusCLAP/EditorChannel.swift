@@ -46,8 +46,10 @@ struct EditorChannel {
     let commands: UnsafeMutablePointer<SPSCQueue<Command>>
     let changes: UnsafeMutablePointer<SPSCQueue<Change>>
     let notices: UnsafeMutablePointer<SPSCQueue<Notice>>
-    /// The lanes past the eight mute parameters that the editor mutes (bits 8-63): audio thread.
-    let pastEight: UnsafeMutablePointer<UInt64>
+    /// The lanes past the eight mute parameters that are muted (bits 8-63):
+    /// `process()` sets them from the editor's commands and plays them, the
+    /// main thread saves them and sets them from a state load (`lanesPastEight`).
+    let pastEight: UnsafeMutablePointer<Atomic<UInt64>>
     /// Whether an editor is open (the main thread sets it, `process()` reads it).
     let editorOpen: UnsafeMutablePointer<Atomic<Bool>>
 
@@ -58,8 +60,8 @@ struct EditorChannel {
         changes.initialize(to: SPSCQueue(capacity: 256))
         let notices = UnsafeMutablePointer<SPSCQueue<Notice>>.allocate(capacity: 1)
         notices.initialize(to: SPSCQueue(capacity: 64))
-        let pastEight = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
-        pastEight.initialize(to: 0)
+        let pastEight = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: 1)
+        pastEight.initialize(to: Atomic(0))
         let editorOpen = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
         editorOpen.initialize(to: Atomic(false))
         return EditorChannel(commands: commands, changes: changes, notices: notices, pastEight: pastEight, editorOpen: editorOpen)
@@ -72,9 +74,17 @@ struct EditorChannel {
         changes.deallocate()
         notices.deinitialize(count: 1)
         notices.deallocate()
+        pastEight.deinitialize(count: 1)
         pastEight.deallocate()
         editorOpen.deinitialize(count: 1)
         editorOpen.deallocate()
+    }
+
+    /// The lanes past 8 muted (bits 8-63; lower bits set are dropped): any
+    /// thread, lock-free. `process()` plays a change from its next block's first frame.
+    var lanesPastEight: UInt64 {
+        @_noLocks get { pastEight.pointee.load(ordering: .relaxed) }
+        @_noLocks nonmutating set { pastEight.pointee.store(newValue & ~CLAPParameter.muteMask, ordering: .relaxed) }
     }
 
     // MARK: - Audio thread
@@ -89,7 +99,7 @@ struct EditorChannel {
             case .lease(let open):
                 if open { sequencer.pointee.editorOpened() } else { sequencer.pointee.editorClosed() }
             case .laneMutes(let bits):
-                pastEight.pointee = bits & ~CLAPParameter.muteMask
+                lanesPastEight = bits
             case .request(let number, let grid):
                 sequencer.pointee.request(pattern: number, grid: grid, atOffset: 0)
             }

@@ -27,15 +27,17 @@ enum CLAPProcess {
         // stopped, §8.1: after the block's report), its lease, its lanes past 8.
         editor.receiveCommands(into: sequencer)
         // §11.4: mutes given outside process() (flush, a state load, a new
-        // sequencer at another rate, the editor) from the block's first frame.
-        let mutes = (controls.bits & CLAPParameter.muteMask) | editor.pastEight.pointee
+        // sequencer at another rate, the editor) from the block's first frame;
+        // the lanes past 8 read once, so the block's parameter events keep them.
+        let pastEight = editor.lanesPastEight
+        let mutes = (controls.bits & CLAPParameter.muteMask) | pastEight
         if mutes != sequencer.pointee.renderer.parameterMutes { sequencer.pointee.apply(.laneMutes(mutes), atOffset: 0) }
         let input = process.pointee.in_events
         let count = tactus_clap_input_size(input)
         var index: UInt32 = 0
         while index < count {
             if let event = tactus_clap_input_get(input, index) {
-                read(event, frameCount: frameCount, controls: controls, pastEight: editor.pastEight.pointee, into: sequencer)
+                read(event, frameCount: frameCount, controls: controls, pastEight: pastEight, into: sequencer)
             }
             index += 1
         }

@@ -13,12 +13,19 @@ import TactusModel
 ///     pattern N\n  then the N bytes of the text, then \n
 ///     file N\n     then the N bytes of the path, then \n      (only when there is a file)
 ///     controls N\n then the N bytes of the LV2 symbols of the toggles that are on,
-///                  then `pattern=K` when the pattern control is not 0 and `song=0`
-///                  when the song is off, each followed by a space
-///                  (mute2 midi_thru pattern=3 ), then \n
+///                  then `pattern=K` when the pattern control is not 0, `song=0`
+///                  when the song is off and `lanes=BITS` when a lane past 8 is
+///                  muted, each followed by a space
+///                  (mute2 midi_thru pattern=3 lanes=2560 ), then \n
+///
+/// `lanes=BITS`: the lanes past the eight mute parameters that are muted
+/// (`urn:tactus:laneMutes`, timing contract §7.6; the editor's M on lanes
+/// 9-64), decimal, bit i for lane i + 1 (2560: lanes 10 and 12); bits 0-7
+/// (the parameters' lanes) are refused.
 ///
 /// A state without `controls` (as saved before there were parameters) has
-/// every control at its default (the toggles off, `pattern` 0, the song on).
+/// every control at its default (the toggles off, `pattern` 0, the song on,
+/// no lane past 8 muted).
 /// Lengths are decimal; the text is kept whole (a pattern may hold any
 /// bytes), so nothing is escaped. Main thread only, as CLAP calls save and load.
 package enum CLAPState {
@@ -26,8 +33,9 @@ package enum CLAPState {
     /// Largest text or path a state holds: the LV2 plugin's largest edit.
     static var largestField: Int { 32 << 20 }
 
-    /// The stream for `text`, `source` and the parameters' `controls` (`CLAPControls.bits`).
-    package static func encode(text: [UInt8], source: [UInt8]?, controls: UInt64) -> [UInt8] {
+    /// The stream for `text`, `source`, the parameters' `controls` (`CLAPControls.bits`)
+    /// and the lanes past 8 muted (`lanes`, bits 8-63; 0 for none).
+    package static func encode(text: [UInt8], source: [UInt8]?, controls: UInt64, lanes: UInt64 = 0) -> [UInt8] {
         var bytes = header
         field("pattern", text, into: &bytes)
         if let source { field("file", source, into: &bytes) }
@@ -36,18 +44,21 @@ package enum CLAPState {
             on.append(contentsOf: Array(symbol.utf8))
             on.append(0x20)
         }
-        // `pattern` and `song` only when not their defaults (0, on): a state of
-        // the defaults is the bytes it was before they were parameters.
+        // `pattern`, `song` and `lanes` only when not their defaults (0, on, none):
+        // a state of the defaults is the bytes it was before they were saved.
         let pattern = (controls & CLAPParameter.patternMask) >> CLAPParameter.patternShift
         if pattern != 0 { on.append(contentsOf: Array("pattern=\(pattern) ".utf8)) }
         if controls & CLAPParameter.songOffBit != 0 { on.append(contentsOf: Array("song=0 ".utf8)) }
+        let pastEight = lanes & ~CLAPParameter.muteMask
+        if pastEight != 0 { on.append(contentsOf: Array("lanes=\(pastEight) ".utf8)) }
         field("controls", on, into: &bytes)
         return bytes
     }
 
-    /// The bits of a `controls` field's symbols, or nil when one is not a control's.
-    private static func controls(_ value: [UInt8]) -> UInt64? {
+    /// The bits of a `controls` field's symbols and the lanes past 8, or nil when one is not a control's.
+    private static func controls(_ value: [UInt8]) -> (bits: UInt64, lanes: UInt64)? {
         var bits: UInt64 = 0
+        var lanes: UInt64 = 0
         var word: [UInt8] = []
         for byte in value + [0x20] {
             if byte != 0x20 { word.append(byte); continue }
@@ -57,23 +68,28 @@ package enum CLAPState {
                 bits |= 1 << UInt64(i)
                 continue
             }
-            // `pattern=K` (0-128) and `song=0` or `song=1`.
-            guard let equals = word.firstIndex(of: 0x3D), equals + 1 < word.count, word.count - equals <= 4 else { return nil }
-            var number = 0
+            // `pattern=K` (0-128), `song=0` or `song=1`, `lanes=BITS` (bits 8-63).
+            guard let equals = word.firstIndex(of: 0x3D), equals + 1 < word.count, word.count - equals <= 21 else { return nil }
+            var number: UInt64 = 0
             for d in word[(equals + 1)...] {
                 guard d >= 0x30, d <= 0x39 else { return nil }
-                number = number * 10 + Int(d - 0x30)
+                let (tens, o1) = number.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = tens.addingReportingOverflow(UInt64(d - 0x30))
+                guard !o1, !o2 else { return nil }
+                number = sum
             }
             let name = Array(word[..<equals])
-            if name == Array("pattern".utf8), number >= 0, number <= 128 {
-                bits = (bits & ~CLAPParameter.patternMask) | (UInt64(number) << CLAPParameter.patternShift)
+            if name == Array("lanes".utf8), number & CLAPParameter.muteMask == 0 {
+                lanes = number
+            } else if name == Array("pattern".utf8), number <= 128 {
+                bits = (bits & ~CLAPParameter.patternMask) | (number << CLAPParameter.patternShift)
             } else if name == Array("song".utf8), number == 0 || number == 1 {
                 bits = number == 0 ? bits | CLAPParameter.songOffBit : bits & ~CLAPParameter.songOffBit
             } else {
                 return nil
             }
         }
-        return bits
+        return (bits, lanes)
     }
 
     private static func field(_ name: String, _ value: [UInt8], into bytes: inout [UInt8]) {
@@ -82,11 +98,13 @@ package enum CLAPState {
         bytes.append(0x0A)
     }
 
-    /// What a stream decodes to: the text, its file, the parameters' bits.
+    /// What a stream decodes to: the text, its file, the parameters' bits, the lanes past 8 muted.
     package struct Decoded {
         package var text: [UInt8] = []
         package var source: [UInt8]? = nil
         package var controls: UInt64 = 0
+        /// The lanes past the eight mute parameters that are muted (bits 8-63).
+        package var lanes: UInt64 = 0
         /// Why the stream is not a state, for a person; nil when it is one.
         package var problem: String? = nil
     }
@@ -102,7 +120,7 @@ package enum CLAPState {
         var at = head.count
         var text: [UInt8]? = nil
         var source: [UInt8]? = nil
-        var controls: UInt64? = nil
+        var controls: (bits: UInt64, lanes: UInt64)? = nil
         while at < bytes.count {
             // "NAME N\n"
             var end = at
@@ -127,24 +145,24 @@ package enum CLAPState {
             if name == Array("pattern".utf8), text == nil { text = value }
             else if name == Array("file".utf8), source == nil { source = value }
             else if name == Array("controls".utf8), controls == nil {
-                guard let bits = Self.controls(value) else {
-                    return refused("the controls at byte \(at) name one Tactus does not have (it has \(CLAPParameter.symbols.joined(separator: ", ")), pattern=0-128, song=0 or 1)")
+                guard let read = Self.controls(value) else {
+                    return refused("the controls at byte \(at) name one Tactus does not have (it has \(CLAPParameter.symbols.joined(separator: ", ")), pattern=0-128, song=0 or 1, lanes=BITS of lanes 9-64)")
                 }
-                controls = bits
+                controls = read
             }
             else { return refused("an unknown or repeated field at byte \(at)") }
             at = start + count + 1
         }
         guard let text else { return refused("no pattern in it") }
-        return Decoded(text: text, source: source.flatMap { $0.isEmpty ? nil : $0 }, controls: controls ?? 0)
+        return Decoded(text: text, source: source.flatMap { $0.isEmpty ? nil : $0 }, controls: controls?.bits ?? 0, lanes: controls?.lanes ?? 0)
     }
 }
 
 extension CLAPPlugin {
-    /// `clap_plugin_state.save`: the text in use (or accepted last), its file and the controls.
+    /// `clap_plugin_state.save`: the text in use (or accepted last), its file, the controls and the lanes past 8 muted.
     func save(to stream: UnsafePointer<clap_ostream_t>) -> Bool {
         guard let write = stream.pointee.write else { return false }
-        let bytes = CLAPState.encode(text: text, source: source, controls: controls.bits)
+        let bytes = CLAPState.encode(text: text, source: source, controls: controls.bits, lanes: editorChannel.lanesPastEight)
         return bytes.withUnsafeBytes { all in
             var done = 0
             while done < all.count {
@@ -178,6 +196,7 @@ extension CLAPPlugin {
         if let problem = install(decoded.text, source: decoded.source) { return refuse(problem) }
         // §11.4: from the next block; the host shows the new values.
         controls.replace(with: decoded.controls)
+        editorChannel.lanesPastEight = decoded.lanes
         tactus_clap_params_rescan(host)
         // An open editor shows the state's pattern.
         editorShowsNewText(sequence: 0)

@@ -56,10 +56,12 @@ public func instantiate(
     audio.pointee.inbox.capacity = PluginLimits.inboxBytes
     audio.pointee.inbox.patience = Inbox.patience(sampleRate: sampleRate)
     audio.pointee.inbox.buffer = control.pointee.inboxBuffers.allocate(capacity: PluginLimits.inboxBytes)
+    let laneMutes = UnsafeMutablePointer<LaneMuteRecord>.allocate(capacity: 1)
+    laneMutes.initialize(to: LaneMuteRecord())
     let shared = UnsafeMutablePointer<SharedSide>.allocate(capacity: 1)
     shared.initialize(to: SharedSide(
         sampleRate: sampleRate, log: UnsafePointer(log), schedule: UnsafePointer(schedule),
-        exchange: audio.pointee.sequencer.handOver, reclaimInWorker: schedule != nil))
+        exchange: audio.pointee.sequencer.handOver, reclaimInWorker: schedule != nil, laneMutes: laneMutes))
     let plugin = UnsafeMutablePointer<Plugin>.allocate(capacity: 1)
     plugin.initialize(to: Plugin(audio: audio, control: control, shared: shared, uris: UnsafePointer(uris)))
     return LV2_Handle(plugin)
@@ -113,6 +115,8 @@ public func cleanup(_ handle: LV2_Handle?) {
     plugin.audio.deallocate()
     plugin.control.deinitialize(count: 1)
     plugin.control.deallocate()
+    plugin.shared.pointee.laneMutes.deinitialize(count: 1)
+    plugin.shared.pointee.laneMutes.deallocate()
     plugin.shared.deinitialize(count: 1)
     plugin.shared.deallocate()
     UnsafeMutablePointer(mutating: plugin.uris).deallocate()

@@ -1,5 +1,6 @@
 import CLV2
 import LV2Atoms
+import Synchronization
 import TactusEngine
 import TactusModel
 
@@ -66,6 +67,54 @@ struct SharedSide {
     let exchange: UnsafePointer<SnapshotExchange>
     /// Who frees retired snapshots: the worker if the host has one, else `restore()`/`cleanup()`.
     let reclaimInWorker: Bool
+    /// The lanes past 8 muted by `urn:tactus:laneMutes`, for `save()` and from `restore()`.
+    let laneMutes: UnsafeMutablePointer<LaneMuteRecord>
+}
+
+/// The lane mutes of `urn:tactus:laneMutes` (timing contract §7.6) between
+/// the audio thread and the state's thread, lock-free: lanes 1-8 are the
+/// `mute1`...`mute8` ports, which the host saves; the lanes past 8 only the
+/// plugin's state keeps (docs/plugin.md, "State").
+///
+/// - `playing`: the bits the sequencer last applied, published by `run()`
+///   after each `patch:Set` or restore it applies, and by `restore()` at
+///   once (a `save()` before the next block stores what was restored).
+/// - `restored`: a restore's bits waiting for the next block, with bit 0 set
+///   to say that something waits (the bits saved are the lanes past 8, bits
+///   8-63, so bit 0 is free), or 0 when nothing waits. `run()` takes it at a
+///   block's start: one relaxed load per block while nothing waits.
+struct LaneMuteRecord: ~Copyable {
+    let playing = Atomic<UInt64>(0)
+    let restored = Atomic<UInt64>(0)
+
+    /// The lanes `save()` stores: past the eight mute ports (bits 8-63).
+    static var pastEight: UInt64 { ~((1 << UInt64(TACTUS_PORT_MUTE_COUNT)) - 1) }
+    static var waiting: UInt64 { 1 }
+
+    /// Main thread (`restore()`): `bits` play from the next block, and a `save()` before it stores them.
+    func restore(_ bits: UInt64) {
+        playing.store(bits & Self.pastEight, ordering: .relaxed)
+        restored.store((bits & Self.pastEight) | Self.waiting, ordering: .relaxed)
+    }
+
+    /// Audio thread, at a block's start: a restore's bits, if one waits (then what plays).
+    @_noLocks
+    func takeRestored() -> UInt64? {
+        guard restored.load(ordering: .relaxed) != 0 else { return nil }
+        let word = restored.exchange(0, ordering: .relaxed)
+        guard word != 0 else { return nil }
+        playing.store(word & Self.pastEight, ordering: .relaxed)
+        return word & Self.pastEight
+    }
+
+    /// Audio thread: the sequencer now plays `bits` (a `patch:Set` applied).
+    @_noLocks
+    func applied(_ bits: UInt64) {
+        playing.store(bits, ordering: .relaxed)
+    }
+
+    /// Any thread: the lanes past 8 muted now, for `save()`.
+    var savedBits: UInt64 { playing.load(ordering: .relaxed) & Self.pastEight }
 }
 
 /// The plugin instance: what `LV2_Handle` points to. Three separately

@@ -29,6 +29,11 @@ extension Plugin {
             a.pointee.preparedSequence = 0
         }
 
+        // §7.6: the lanes past 8 a restored state mutes, from the block's first frame (as its pattern).
+        if let restored = shared.pointee.laneMutes.pointee.takeRestored() {
+            a.pointee.sequencer.apply(.laneMutes(restored), atOffset: 0)
+        }
+
         // §9.5, §9.6: the song and pattern controls, as they stand at the block's start.
         if let song = a.pointee.songPort { a.pointee.sequencer.setSongEnabled(song.pointee >= 0.5, atOffset: 0) }
         if let pattern = a.pointee.patternPort { a.pointee.sequencer.setPatternControl(pattern.pointee) }
@@ -124,6 +129,8 @@ extension Plugin {
                 return
             }
             audio.pointee.sequencer.apply(.laneMutes(bits), atOffset: offset)
+            // What save() stores (the lanes past 8 of it).
+            shared.pointee.laneMutes.pointee.applied(bits)
         } else if property == u.patternFile {
             guard let value, value.type == u.atomPath || value.type == u.atomString, value.textBytes().count > 0 else {
                 reportError("pattern file rejected: urn:tactus:patternFile takes an atom:Path to a file")

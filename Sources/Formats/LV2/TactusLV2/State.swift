@@ -4,7 +4,11 @@ import TactusEngine
 import TactusModel
 
 extension Plugin {
-    /// `save()`: the pattern text in use (or accepted last), and the file it came from.
+    /// `save()`: the pattern text in use (or accepted last), the file it came
+    /// from, and the lanes past 8 muted by `urn:tactus:laneMutes` (§7.6; an
+    /// `atom:Long`, bit i for lane i + 1, stored only when one is muted, so a
+    /// state without them is what it was before they were saved). Lanes 1-8
+    /// are the `mute1`...`mute8` ports, which the host saves.
     func save(store: LV2_State_Store_Function, handle: LV2_State_Handle?, features: UnsafePointer<UnsafePointer<LV2_Feature>?>?) -> LV2_State_Status {
         tactus_mutex_lock(control.pointee.mutex)
         var text = control.pointee.latestText
@@ -32,12 +36,19 @@ extension Plugin {
                 status = path.withUnsafeBytes { store(handle, uris.pointee.patternFile, $0.baseAddress, $0.count, uris.pointee.atomPath, flags) }
             }
         }
+        var mutes = Int64(bitPattern: shared.pointee.laneMutes.pointee.savedBits)
+        if status == LV2_STATE_SUCCESS, mutes != 0 {
+            status = store(handle, uris.pointee.laneMutes, &mutes, MemoryLayout<Int64>.size, uris.pointee.atomLong, flags)
+        }
         return status
     }
 
     /// `restore()`: parses here, on the caller's thread, and hands the snapshot
     /// to the audio thread through the lock-free queue; it takes effect at the
-    /// next block (§5). Safe while `run()` runs (state:threadSafeRestore).
+    /// next block (§5), with the state's lanes past 8 muted (none when it has
+    /// no `urn:tactus:laneMutes`), handed over through `LaneMuteRecord`. Safe
+    /// while `run()` runs (state:threadSafeRestore). A state refused changes
+    /// neither the pattern nor the mutes.
     func restore(retrieve: LV2_State_Retrieve_Function, handle: LV2_State_Handle?, features: UnsafePointer<UnsafePointer<LV2_Feature>?>?) -> LV2_State_Status {
         if !shared.pointee.reclaimInWorker { reclaim() }
         var size = 0
@@ -60,6 +71,19 @@ extension Plugin {
             path = bytes.isEmpty ? nil : bytes
         }
 
+        // §7.6: the lanes past 8 muted; another type is refused before anything changes.
+        var mutes: UInt64 = 0
+        if let value = retrieve(handle, uris.pointee.laneMutes, &size, &type, &flags) {
+            if type == uris.pointee.atomLong, size == MemoryLayout<Int64>.size {
+                mutes = UInt64(bitPattern: value.loadUnaligned(as: Int64.self))
+            } else if type == uris.pointee.atomInt, size == MemoryLayout<Int32>.size {
+                mutes = UInt64(UInt32(bitPattern: value.loadUnaligned(as: Int32.self)))
+            } else {
+                log(uris.pointee.logError, "state rejected, the pattern in use stays: urn:tactus:laneMutes is not an atom:Long")
+                return LV2_STATE_ERR_BAD_TYPE
+            }
+        }
+
         let result: PatternLoading.Result
         if let value = retrieve(handle, uris.pointee.pattern, &size, &type, &flags) {
             guard type == uris.pointee.atomString || type == uris.pointee.atomChunk else {
@@ -72,7 +96,9 @@ extension Plugin {
         } else if let path {
             result = PatternLoading.fromFile(path: path)
         } else {
-            return LV2_STATE_SUCCESS  // Nothing of ours in this state: keep the pattern.
+            // Nothing of ours in this state but the mutes, if any: keep the pattern.
+            if mutes != 0 { shared.pointee.laneMutes.pointee.restore(mutes) }
+            return LV2_STATE_SUCCESS
         }
         switch result {
         case .rejected(let message):
@@ -85,6 +111,7 @@ extension Plugin {
                 return LV2_STATE_ERR_NO_SPACE
             }
             accept(snapshot)
+            shared.pointee.laneMutes.pointee.restore(mutes)
             return LV2_STATE_SUCCESS
         }
     }

@@ -121,6 +121,11 @@ struct EditorMessageTests {
 
     /// The pattern text the state holds (`tactus-clap-state 1`, its `pattern` field).
     static func savedText(_ instance: UnsafeMutableRawPointer) -> [UInt8] {
+        CLAPState.decode(savedState(instance)).text
+    }
+
+    /// The state's bytes, as `clap_plugin_state.save` writes them.
+    static func savedState(_ instance: UnsafeMutableRawPointer) -> [UInt8] {
         final class Sink { var bytes: [UInt8] = [] }
         let sink = Sink()
         var stream = clap_ostream_t(
@@ -131,7 +136,7 @@ struct EditorMessageTests {
                 return Int64(size)
             })
         #expect(clapStateSave(instance, &stream))
-        return CLAPState.decode(sink.bytes).text
+        return sink.bytes
     }
 
     static func patternSet(_ text: [UInt8], change: Bool = false, sequence: Int32, uris: URIDTable) -> [UInt8] {

@@ -1,6 +1,7 @@
 import CCLAP
 import FileIO
 import Glibc
+import LV2Atoms
 import TactusCLAP
 import TactusEngine
 import TactusModel
@@ -147,13 +148,14 @@ struct ScriptSessionTests {
     /// The script through process(): the log, or why the script cannot be played this way.
     /// `clock`: the `clock` parameter's events (§11.4, §12), as (frame, on), frames non-decreasing; each goes to the block
     /// that holds it, after the block's other input events at its frame.
+    /// `state`: the state the fresh instance loads before its activation (default: one of just `pattern`).
     static func clapLog(
         script: TransportScript, rate: Double, blocks: BlockPlan, pattern: [UInt8], clock: [(frame: Int64, on: Bool)] = [],
-        plan: HostPlan? = nil
+        plan: HostPlan? = nil, state saved: [UInt8]? = nil
     ) throws -> [LoggedEvent] {
         let instance = try #require(clapNew(nil))
         defer { clapFree(instance) }
-        var state = Array("tactus-clap-state 1\npattern \(pattern.count)\n".utf8) + pattern + Array("\n".utf8)
+        var state = saved ?? Array("tactus-clap-state 1\npattern \(pattern.count)\n".utf8) + pattern + Array("\n".utf8)
         let loaded = state.withUnsafeMutableBytes { bytes -> Bool in
             final class Reader { var bytes: UnsafeMutableRawBufferPointer; var at = 0; init(_ b: UnsafeMutableRawBufferPointer) { bytes = b } }
             let reader = Reader(bytes)
@@ -295,6 +297,40 @@ struct ScriptSessionTests {
         }
         #expect(events > 1000)
         #expect(clock ? clocks > 10000 : clocks == 0)
+    }
+
+    @Test("lanes 10 and 12 muted in the editor are saved (lanes=2560), and a fresh instance loading the state plays them muted, as tactus render (issue 29)")
+    func laneMutesSaved() throws {
+        // Thirteen lanes, lane n playing key 59 + n on each beat: which lanes sound is which keys do.
+        let pattern = Array(("tactus-pattern 2\n" + (1...13).map { "lane l\($0) length 1\nnote 0 1/4 \(59 + $0) 100\n" }.joined()).utf8)
+        var saved: [UInt8] = []
+        EditorMessageTests.withEditorLink { instance, uris in
+            EditorMessageTests.write(instance, EditorMessageTests.patternSet(pattern, sequence: 1, uris: uris), uris: uris)
+            _ = EditorMessageTests.block(instance, frames: 256, transport: EditorMessageTests.transport(rolling: false))
+            // The editor's M on lanes 10 and 12: bits 9 and 11 of urn:tactus:laneMutes.
+            let mutes = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.patchSet) {
+                $0.addPatchSet(property: uris.laneMutes, long: 0b1010_0000_0000, uris: uris)
+            }
+            EditorMessageTests.write(instance, mutes, uris: uris)
+            _ = EditorMessageTests.block(instance, frames: 256, transport: EditorMessageTests.transport(rolling: false))
+            saved = EditorMessageTests.savedState(instance)
+        }
+        let decoded = CLAPState.decode(saved)
+        #expect(decoded.problem == nil)
+        #expect(decoded.text == pattern)
+        #expect(decoded.lanes == 2560)
+        #expect(String(decoding: saved, as: UTF8.self).hasSuffix("controls 11\nlanes=2560 \n"))
+
+        let head = "tactus-transport 1\nrate 65536\nkeys beat\nsend every-block\n0 tempo 120\n0 play\n"
+        let blocks = try BlockPlan(parsing: "random:1-4096@29")
+        let clap = try Self.clapLog(
+            script: try TransportScript(parsing: head + "400000 end\n"), rate: 65536, blocks: blocks, pattern: pattern, state: saved)
+        let render = try Self.renderLog(
+            script: try TransportScript(parsing: head + "0 mute 9 11\n400000 end\n"), rate: 65536, blocks: blocks, pattern: pattern)
+        #expect(clap == render, "\(clap.count) events against \(render.count)")
+        let keys: Set<UInt8> = Set(clap.filter { $0.bytes.count == 3 && $0.bytes[0] & 0xF0 == 0x90 }.map { $0.bytes[1] })
+        let sounding: [UInt8] = [60, 61, 62, 63, 64, 65, 66, 67, 68, 70, 72]  // every lane's key but lane 10's (69) and lane 12's (71)
+        #expect(keys == Set(sounding))
     }
 
     /// The repository (this file's), and the folder of this build's products.

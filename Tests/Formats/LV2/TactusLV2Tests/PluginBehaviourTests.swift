@@ -154,6 +154,48 @@ struct PluginBehaviourTests {
         #expect(difference(restored.midi, expected, ("restored", "edited pattern")) == nil)
     }
 
+    /// Thirteen lanes, lane n playing key 59 + n on each beat: which lanes sound is which keys do.
+    static let thirteenLanes = "tactus-pattern 2\n" + (1...13).map { "lane l\($0) length 1\nnote 0 1/4 \(59 + $0) 100\n" }.joined()
+
+    @Test("lanes 10 and 12 muted by urn:tactus:laneMutes are saved, and a session reloaded plays them muted (issue 29)")
+    func laneMutesSaved() throws {
+        let dir = try PluginProcess.folder([
+            "script.transport": rolling120 + "100 mute 9 11\n3000 end\n", "pattern.pattern": Self.thirteenLanes,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stateDir = dir.appendingPathComponent("state").path
+        let first = try PluginProcess.run(in: dir, arguments: ["--save-state", stateDir])
+        #expect(first.status == 0, "\(first.stderr)")
+        let saved = try String(contentsOfFile: stateDir + "/state.ttl", encoding: .utf8)
+        // Bits 9 and 11: 2560, an atom:Long (xsd:long in Turtle).
+        #expect(saved.contains("urn:tactus:laneMutes"), "\(saved)")
+        #expect(saved.contains("2560"), "\(saved)")
+
+        // A new instance restored from the state plays lanes 10 and 12 muted from its first block, as `tactus render` with those mutes.
+        let replay = try PluginProcess.folder(["script.transport": rolling120 + "200000 end\n"])
+        defer { try? FileManager.default.removeItem(at: replay) }
+        let restored = try PluginProcess.run(in: replay, arguments: ["--restore-state", stateDir])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        let reference = try PluginProcess.folder([
+            "script.transport": rolling120 + "0 mute 9 11\n200000 end\n", "pattern.pattern": Self.thirteenLanes,
+        ])
+        defer { try? FileManager.default.removeItem(at: reference) }
+        let expected = try PluginProcess.expected(in: reference, blocks: "256")
+        #expect(difference(restored.midi, expected, ("restored", "render with lanes 10 and 12 muted")) == nil)
+        let keys: Set<UInt8> = Set(restored.midi.filter { $0.bytes.count == 3 && $0.bytes[0] & 0xF0 == 0x90 }.map { $0.bytes[1] })
+        let sounding: [UInt8] = [60, 61, 62, 63, 64, 65, 66, 67, 68, 70, 72]  // every lane's key but lane 10's (69) and lane 12's (71)
+        #expect(keys == Set(sounding))
+
+        // Unmuted again, the state holds no lane mutes: the bytes of a state saved before they were kept.
+        let unmuted = try PluginProcess.folder([
+            "script.transport": rolling120 + "100 mute 9 11\n200 mute\n3000 end\n", "pattern.pattern": Self.thirteenLanes,
+        ])
+        defer { try? FileManager.default.removeItem(at: unmuted) }
+        let unmutedState = unmuted.appendingPathComponent("state").path
+        #expect(try PluginProcess.run(in: unmuted, arguments: ["--save-state", unmutedState]).status == 0)
+        #expect(!(try String(contentsOfFile: unmutedState + "/state.ttl", encoding: .utf8)).contains("laneMutes"))
+    }
+
     @Test("a host without a worker gets a clear error for edits; the pattern stays")
     func noWorker() throws {
         let dir = try PluginProcess.folder([
