@@ -25,6 +25,14 @@ const char *const tactus_uri_textHash = "urn:tactus:textHash";
 const char *const tactus_uri_textOffset = "urn:tactus:textOffset";
 const char *const tactus_uri_textLength = "urn:tactus:textLength";
 const char *const tactus_uri_textWindow = "urn:tactus:textWindow";
+const char *const tactus_uri_scene = "urn:tactus:scene";
+const char *const tactus_uri_playing = "urn:tactus:playing";
+const char *const tactus_uri_queued = "urn:tactus:queued";
+const char *const tactus_uri_switchBeat = "urn:tactus:switchBeat";
+const char *const tactus_uri_songEntry = "urn:tactus:songEntry";
+const char *const tactus_uri_request = "urn:tactus:request";
+const char *const tactus_uri_when = "urn:tactus:when";
+const char *const tactus_uri_ignoredRequests = "urn:tactus:ignoredRequests";
 
 const char *const tactus_uri_atom_Blank = LV2_ATOM__Blank;
 const char *const tactus_uri_atom_Object = LV2_ATOM__Object;

@@ -27,4 +27,9 @@ public struct OwedNotifications: OptionSet, Sendable, BitwiseCopyable {
     public static var textPieces: OwedNotifications { @_noLocks get { OwedNotifications(rawValue: 1 << 7) } }
     /// A receipt for the pieces of an editor's edit received (a wrapper keeps how far).
     public static var receipt: OwedNotifications { @_noLocks get { OwedNotifications(rawValue: 1 << 8) } }
+    /// §9: the pattern playing, the one queued, the song entry (`Sequencer.scene`): one of them changed,
+    /// or an editor opened.
+    public static var scene: OwedNotifications { @_noLocks get { OwedNotifications(rawValue: 1 << 9) } }
+    /// §9.6: the count of ignored pattern requests, when asked for.
+    public static var ignoredRequests: OwedNotifications { @_noLocks get { OwedNotifications(rawValue: 1 << 10) } }
 }

@@ -53,6 +53,7 @@ extension BlockRenderer {
             relocateSong(atFrame: frame, beat: clock.beat(atFrame: frame), output: &output)
         } else {
             scene.hasPending = false
+            scene.songEntryNumber = 0
         }
     }
 
@@ -104,6 +105,7 @@ extension BlockRenderer {
         if part >= 0 { emitProgram(of: part, atFrame: frame, output: &output) }
         scene.setPlaying(part, origin: keeps ? scene.origin : (jumpTarget ?? boundary))
         scene.programOwed = false
+        if fromSong { scene.songEntryNumber = part >= 0 ? entry + 1 : 0 }
         if fromSong && part >= 0 { scene.pendSongEntry(entry + 1, repetition: repetition) }
         clearCursors()
         quietUntil = Int64.min

@@ -29,6 +29,8 @@ public struct SceneState: Sendable, BitwiseCopyable {
     var pendingRepetition: Int64 = 0
     /// §9.5: the `song` control (1 by default).
     public internal(set) var songEnabled = true
+    /// §9.5: the song entry playing, 1-based; 0 when no song plays (off, none, before its start, after a `stop`).
+    public internal(set) var songEntryNumber = 0
     /// §9.7: the playing pattern's program is owed at the next start of play.
     var programOwed = false
 
@@ -53,6 +55,13 @@ public struct SceneState: Sendable, BitwiseCopyable {
     /// The pending switch's pattern number, 1-based (0: none pending).
     public var queuedNumber: Int { @_noLocks get { hasPending && !pendingFromSong ? pendingPart + 1 : 0 } }
 
+    /// What a host or an editor shows of it (`urn:tactus:scene`).
+    public var report: SceneReport {
+        @_noLocks get {
+            SceneReport(playing: playingNumber, queued: queuedNumber, switchBeat: pendingBeat, songEntry: songEntryNumber)
+        }
+    }
+
     // MARK: - A new snapshot
 
     /// §9.7: a new text. The playing pattern stays when its name is still in
@@ -63,6 +72,7 @@ public struct SceneState: Sendable, BitwiseCopyable {
     mutating func install(_ s: PatternSnapshot?, at beat: BeatPosition, rolling: Bool) {
         let old = self
         snapshot = s
+        songEntryNumber = 0
         guard let s else {
             playing = nil
             playingPart = -1
@@ -174,6 +184,7 @@ public struct SceneState: Sendable, BitwiseCopyable {
         let n = s.songCount
         if beat < .zero {
             setPlaying(-1, origin: .zero)
+            songEntryNumber = 0
             pendSongEntry(0, repetition: 0)
             return
         }
@@ -184,10 +195,12 @@ public struct SceneState: Sendable, BitwiseCopyable {
             switch s.songEnding {
             case .stop:
                 setPlaying(-1, origin: .zero)
+                songEntryNumber = 0
                 hasPending = false
                 return
             case .hold:
                 setPlaying(Int(s.songStep(n - 1).part), origin: s.songStep(n - 1).start)
+                songEntryNumber = n
                 hasPending = false
                 return
             case .loop:
@@ -206,6 +219,7 @@ public struct SceneState: Sendable, BitwiseCopyable {
             if x < s.songStep(mid).start { high = mid } else { low = mid }
         }
         setPlaying(Int(s.songStep(low).part), origin: repetitionStart(m, in: s) + s.songStep(low).start)
+        songEntryNumber = low + 1
         pendSongEntry(low + 1, repetition: m)
     }
 

@@ -35,6 +35,8 @@ public struct Sequencer: ~Copyable {
     @usableFromInline var owed = OwedNotifications()
     /// The dropped note-on count the control side has last been told.
     @usableFromInline var reportedDrops: Int64 = 0
+    /// The scene (§9) the control side has last been told (`.scene`).
+    @usableFromInline var reportedScene = SceneReport()
     /// The last error a person should see ("Last error" in a host's generic
     /// UI), composed without allocating; emptied when a pattern is accepted.
     public var lastError = FixedText(capacity: Sequencer.errorCapacity)
@@ -172,6 +174,13 @@ public struct Sequencer: ~Copyable {
     public var playingPattern: Int { @_noLocks get { renderer.scene.playingNumber } }
     public var queuedPattern: Int { @_noLocks get { renderer.scene.queuedNumber } }
 
+    /// §9: what a host or an editor shows (the pattern playing, the one
+    /// queued and its boundary, the song entry), as it stands now.
+    public var scene: SceneReport { @_noLocks get { renderer.scene.report } }
+
+    /// §9.6: requests ignored so far (for a pattern that does not exist, or while the song plays).
+    public var ignoredRequests: Int64 { @_noLocks get { renderer.statistics.ignoredRequests } }
+
     /// §7.5 MIDI thru: renders up to `offset`, then passes an input note there.
     @_noLocks
     public mutating func passThrough(status: UInt8, data1: UInt8, data2: UInt8, atOffset offset: Int) {
@@ -240,9 +249,11 @@ public struct Sequencer: ~Copyable {
         return true
     }
 
-    /// §8.2: an editor opened, or renewed its lease.
+    /// §8.2: an editor opened, or renewed its lease. A new lease is owed
+    /// the scene (§9), so that an editor opened later shows what plays.
     @_noLocks
     public mutating func editorOpened() {
+        if !editorLease.isOpen { owed.insert(.scene) }
         editorLease.open()
     }
 
@@ -305,21 +316,32 @@ public struct Sequencer: ~Copyable {
 
     /// What the control side is owed now, cleared: the wrapper sends it at
     /// the end of the block. Includes `.droppedNoteOns` whenever the count
-    /// changed since `droppedNoteOnsReported` was last called.
+    /// changed since `droppedNoteOnsReported` was last called, and `.scene`
+    /// whenever `scene` changed since the last `takeOwed` that returned it
+    /// (a wrapper that finds no room for it owes it again with `owe(.scene)`).
     @_noLocks
     public mutating func takeOwed() -> OwedNotifications {
         var result = owed
         owed = OwedNotifications()
         if editorLease.endBlock(frameCount: blockFrames, rolling: renderer.clock.isRolling) { result.insert(.playhead) }
         if renderer.statistics.droppedNoteOns != reportedDrops { result.insert(.droppedNoteOns) }
+        let now = renderer.scene.report
+        if now != reportedScene {
+            result.insert(.scene)
+            reportedScene = now
+        }
         return result
     }
 
     /// True when `takeOwed` would return nothing and change nothing (nothing
-    /// owed, no editor's lease, the dropped count told): a wrapper skips the
-    /// call then, as in nearly every block. Inlinable: a few loads, no call.
+    /// owed, no editor's lease, the dropped count told, the scene as told):
+    /// a wrapper skips the call then, as in nearly every block. Inlinable: a
+    /// few loads, no call.
     public var owesNothing: Bool {
-        @_transparent @_noLocks get { owed.isEmpty && !editorLease.isOpen && renderer.statistics.droppedNoteOns == reportedDrops }
+        @_transparent @_noLocks get {
+            owed.isEmpty && !editorLease.isOpen && renderer.statistics.droppedNoteOns == reportedDrops
+                && renderer.scene.report == reportedScene
+        }
     }
 
     /// Adds to what is owed (a `patch:Get`, an error found by the wrapper).

@@ -43,6 +43,49 @@ public struct SwitchSettings: Sendable, BitwiseCopyable, Equatable {
     }
 }
 
+extension SwitchSettings.Grid {
+    /// The grid a `when` spells in a message (an editor's `urn:tactus:when`):
+    /// `now`, `beat`, `bar`, `end` or `bars N` (N 1-64, one space or more
+    /// between), as a pattern text writes it; nil for anything else. A
+    /// trailing zero byte (an `atom:String`'s) is allowed. Allocation-free.
+    @_noLocks
+    public init?(spelling bytes: UnsafeRawBufferPointer) {
+        var count = bytes.count
+        while count > 0, bytes[count - 1] == 0 { count -= 1 }
+        var wordEnd = 0
+        while wordEnd < count, bytes[wordEnd] != 0x20 { wordEnd += 1 }
+        if wordEnd == count {
+            if Self.isWord("now", bytes, count) { self = .now; return }
+            if Self.isWord("beat", bytes, count) { self = .beat; return }
+            if Self.isWord("bar", bytes, count) { self = .bar; return }
+            if Self.isWord("end", bytes, count) { self = .end; return }
+            return nil
+        }
+        guard Self.isWord("bars", bytes, wordEnd) else { return nil }
+        var i = wordEnd
+        while i < count, bytes[i] == 0x20 { i += 1 }
+        var n: Int64 = 0
+        guard i < count else { return nil }
+        while i < count {
+            let b = bytes[i]
+            guard b >= 0x30, b <= 0x39, n <= 64 else { return nil }
+            n = n * 10 + Int64(b - 0x30)
+            i += 1
+        }
+        guard n >= 1, n <= 64 else { return nil }
+        self = .bars(n)
+    }
+
+    /// Whether the first `count` bytes are `word`.
+    @_noLocks
+    private static func isWord(_ word: StaticString, _ bytes: UnsafeRawBufferPointer, _ count: Int) -> Bool {
+        guard count == word.utf8CodeUnitCount else { return false }
+        let w = word.utf8Start
+        for i in 0..<count where bytes[i] != w[i] { return false }
+        return true
+    }
+}
+
 /// The `trigger` lines as the MIDI input reads them (§9.6). Channels are
 /// 1-16, 0 for any; -1 where the text has no such trigger.
 public struct TriggerSettings: Sendable, BitwiseCopyable, Equatable {

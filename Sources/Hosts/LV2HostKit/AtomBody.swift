@@ -87,4 +87,15 @@ extension AtomBody {
     public static func textWanted(hash: UInt64?, offset: Int, window: Int, uris: URIDTable) -> [UInt8] {
         AtomObjectWriter.bytes(otype: uris.patchGet) { $0.addTextWanted(hash: hash, offset: offset, window: window, uris: uris) }
     }
+
+    /// `tactus:request` of pattern `number` (1-based) at the boundary `when` spells (nil: the text's `switch at`), as the editor asks.
+    public static func request(pattern number: Int32, when: String?, uris: URIDTable) -> [UInt8] {
+        AtomObjectWriter.bytes(otype: uris.request) { object in
+            if let when {
+                Array(when.utf8).withUnsafeBytes { object.addRequest(pattern: number, when: $0, uris: uris) }
+            } else {
+                object.addRequest(pattern: number, when: nil, uris: uris)
+            }
+        }
+    }
 }

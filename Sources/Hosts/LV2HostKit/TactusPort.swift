@@ -17,4 +17,7 @@ public enum TactusPort {
     /// `pattern` and `song` (§9.5, §9.6).
     public static var pattern: UInt32 { TACTUS_PORT_PATTERN }
     public static var song: UInt32 { TACTUS_PORT_SONG }
+    /// `playing` and `queued`: output controls, the pattern playing and the one queued (§9; 0: none).
+    public static var playing: UInt32 { TACTUS_PORT_PLAYING }
+    public static var queued: UInt32 { TACTUS_PORT_QUEUED }
 }

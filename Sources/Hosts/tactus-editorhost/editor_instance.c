@@ -144,6 +144,8 @@ static void write_function(LV2UI_Controller controller, uint32_t port, uint32_t 
     message_log_write(instance->number, port, size, format, buffer);
     if (instance->plugin && port == TACTUS_PORT_CONTROL && format == urid_map(LV2_ATOM__eventTransfer) && buffer && size >= sizeof(LV2_Atom))
         plugin_from_ui(instance->plugin, instance->number, buffer, size);
+    if (instance->plugin && format == 0 && size == sizeof(float) && buffer)
+        plugin_control_from_ui(instance->plugin, port, *(const float *)buffer);
     int32_t number;
     const char *text;
     uint32_t length;

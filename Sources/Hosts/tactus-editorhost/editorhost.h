@@ -89,6 +89,8 @@ bool notify_dropped(NotifyMessage *message, int64_t count);
 /* urn:tactus:playhead with time:beat, time:beatsPerMinute, time:speed, and
  * time:beatsPerBar unless `beats_per_bar` is NaN. */
 bool notify_playhead(NotifyMessage *message, double beat, double bpm, double speed, double beats_per_bar);
+/* urn:tactus:scene: tactus:playing, tactus:queued, tactus:switchBeat (not when NaN), tactus:songEntry. */
+bool notify_scene(NotifyMessage *message, int32_t playing, int32_t queued, double switch_beat, int32_t song_entry);
 void notify_message_free(NotifyMessage *message);
 
 /* --- The UI and its instances (editor_instance.c) ------------------------------------- */
@@ -134,7 +136,9 @@ typedef struct {
     LV2_Worker_Schedule schedule;
     LV2_Log_Log log;
     uint8_t *control, *midi, *notify;
-    float mutes[TACTUS_PORT_MUTE_COUNT], thru, clock;
+    float mutes[TACTUS_PORT_MUTE_COUNT], thru, clock, pattern, song;
+    /* The output controls `playing` and `queued` (§9): written by every run(). */
+    float playing, queued;
     MessageQueue to_plugin, to_ui, requests, responses;
     double started;
     uint64_t frames, blocks;
@@ -147,6 +151,8 @@ PluginSide *plugin_open(const char *bundle_path);
 void plugin_close(PluginSide *plugin);
 /* A UI write for the control port, queued for the next block. */
 void plugin_from_ui(PluginSide *plugin, int instance, const void *atom, uint32_t size);
+/* A UI write for a control input (protocol 0: mute1-8, pattern, song), as a host sets the port's value. */
+void plugin_control_from_ui(PluginSide *plugin, uint32_t port, float value);
 /* Runs the blocks due by `now` (monotonic seconds). */
 void plugin_run_due(PluginSide *plugin, int instance, double now);
 /* When the next block is due. */

@@ -86,6 +86,18 @@ bool notify_playhead(NotifyMessage *message, double beat, double bpm, double spe
     return finish(message, &builder, ok);
 }
 
+bool notify_scene(NotifyMessage *message, int32_t playing, int32_t queued, double switch_beat, int32_t song_entry)
+{
+    Builder builder;
+    if (!begin(message, &builder, 256, tactus_uri_scene)) return false;
+    bool ok = lv2_atom_forge_key(&builder.forge, urid_map(tactus_uri_playing)) && lv2_atom_forge_int(&builder.forge, playing)
+        && lv2_atom_forge_key(&builder.forge, urid_map(tactus_uri_queued)) && lv2_atom_forge_int(&builder.forge, queued);
+    if (ok && switch_beat == switch_beat)  /* not NaN: a pattern is queued */
+        ok = lv2_atom_forge_key(&builder.forge, urid_map(tactus_uri_switchBeat)) && lv2_atom_forge_double(&builder.forge, switch_beat);
+    ok = ok && lv2_atom_forge_key(&builder.forge, urid_map(tactus_uri_songEntry)) && lv2_atom_forge_int(&builder.forge, song_entry);
+    return finish(message, &builder, ok);
+}
+
 void notify_message_free(NotifyMessage *message)
 {
     free(message->storage);

@@ -183,6 +183,11 @@ PluginSide *plugin_open(const char *bundle_path)
         descriptor->connect_port(plugin->handle, TACTUS_PORT_MUTE_FIRST + i, &plugin->mutes[i]);
     descriptor->connect_port(plugin->handle, TACTUS_PORT_MIDI_THRU, &plugin->thru);
     descriptor->connect_port(plugin->handle, TACTUS_PORT_CLOCK, &plugin->clock);
+    plugin->song = 1;  /* the port's default */
+    descriptor->connect_port(plugin->handle, TACTUS_PORT_PATTERN, &plugin->pattern);
+    descriptor->connect_port(plugin->handle, TACTUS_PORT_SONG, &plugin->song);
+    descriptor->connect_port(plugin->handle, TACTUS_PORT_PLAYING, &plugin->playing);
+    descriptor->connect_port(plugin->handle, TACTUS_PORT_QUEUED, &plugin->queued);
     if (descriptor->activate) descriptor->activate(plugin->handle);
     plugin->started = monotonic_seconds();
     return plugin;
@@ -212,6 +217,14 @@ void plugin_from_ui(PluginSide *plugin, int instance, const void *atom, uint32_t
         snprintf(extra, sizeof extra, ",\"size\":%u,\"queued\":%zu", size, plugin->to_plugin.bytes);
         message_log_event("dropped-to-plugin", instance, extra);
     }
+}
+
+void plugin_control_from_ui(PluginSide *plugin, uint32_t port, float value)
+{
+    if (port >= TACTUS_PORT_MUTE_FIRST && port < TACTUS_PORT_MUTE_FIRST + TACTUS_PORT_MUTE_COUNT)
+        plugin->mutes[port - TACTUS_PORT_MUTE_FIRST] = value;
+    else if (port == TACTUS_PORT_PATTERN) plugin->pattern = value;
+    else if (port == TACTUS_PORT_SONG) plugin->song = value;
 }
 
 /* --- Blocks --------------------------------------------------------------------------- */

@@ -117,8 +117,14 @@ struct HostCommand: ParsableCommand {
                     host.thruToggle.pointee = on ? 1 : 0
                 case .song(let on):
                     host.songToggle.pointee = on ? 1 : 0
-                case .request:
-                    throw ValidationError(OfflineRender.requestNeedsPrompt)
+                case .request(let name, let grid):
+                    // As the editor asks (docs/plugin.md, "Messages"): by number, in the text the plugin holds.
+                    let names = try host.patternNames()
+                    guard let i = names.firstIndex(of: Array(name.utf8)) else {
+                        FileHandle.standardError.write(Data("frame \(start + frames): request '\(name)': the plugin's text has no pattern of that name\n".utf8))
+                        continue
+                    }
+                    host.control.append(frames: frames, type: objectType, body: AtomBody.request(pattern: Int32(i + 1), when: grid?.text, uris: u))
                 case .laneMutes(let bits):
                     host.control.append(frames: frames, type: objectType, body: AtomBody.patchSetLong(
                         property: u.laneMutes, value: Int64(bitPattern: bits), uris: u))

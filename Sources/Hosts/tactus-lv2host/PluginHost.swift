@@ -23,6 +23,8 @@ final class PluginHost {
     let thruToggle: UnsafeMutablePointer<Float>
     /// The `song` control input (§9.5): 1 (on, the port's default) until a script's `song off`.
     let songToggle: UnsafeMutablePointer<Float>
+    /// The `playing` and `queued` control outputs (§9.9), as a host connects them.
+    let sceneOutputs: UnsafeMutablePointer<Float>
     private let log: UnsafeMutablePointer<LV2_Log_Log>
     let features: HostFeatures
     var workerInterface: UnsafePointer<LV2_Worker_Interface>?
@@ -72,6 +74,8 @@ final class PluginHost {
         thruToggle.initialize(to: 0)
         songToggle = .allocate(capacity: 1)
         songToggle.initialize(to: 1)
+        sceneOutputs = .allocate(capacity: 2)
+        sceneOutputs.initialize(repeating: 0, count: 2)
 
         let log = UnsafeMutablePointer<LV2_Log_Log>.allocate(capacity: 1)
         log.initialize(to: LV2_Log_Log())
@@ -98,6 +102,8 @@ final class PluginHost {
         lilv_instance_connect_port(instance, TactusPort.clock, clockToggle)
         lilv_instance_connect_port(instance, TactusPort.midiThru, thruToggle)
         lilv_instance_connect_port(instance, TactusPort.song, songToggle)
+        lilv_instance_connect_port(instance, TactusPort.playing, sceneOutputs)
+        lilv_instance_connect_port(instance, TactusPort.queued, sceneOutputs + 1)
     }
 
     deinit {
@@ -107,6 +113,7 @@ final class PluginHost {
         clockToggle.deallocate()
         thruToggle.deallocate()
         songToggle.deallocate()
+        sceneOutputs.deallocate()
     }
 
     var handle: LV2_Handle { lilv_instance_get_handle(instance) }

@@ -1,6 +1,7 @@
 import CLilv
 import LV2HostKit
 import Foundation
+import TactusModel
 
 extension PluginHost {
     /// Restores a state holding just this pattern text (the way a host loads a
@@ -42,6 +43,15 @@ extension PluginHost {
     }
 
     /// The pattern text the plugin's `save()` stores (`urn:tactus:pattern`), as it stores it.
+    /// The names of the patterns of the text the plugin holds, in text order (`main` for a text of one pattern).
+    func patternNames() throws -> [[UInt8]] {
+        let text = try savedPattern()
+        guard PatternParser.declaresVersion3(text), let arrangement = try? PatternParser.arrangement(bytes: text) else {
+            return [NamedPattern.mainName]
+        }
+        return arrangement.patterns.map(\.name)
+    }
+
     func savedPattern() throws -> [UInt8] {
         guard let iface = stateInterface else { throw HostError(description: "the plugin has no state interface") }
         final class Box { var pattern: [UInt8]? ; var key: LV2_URID = 0 }

@@ -103,6 +103,8 @@ public struct PianoRollEditor {
     public private(set) var laneMutes: UInt64 = 0
     /// Beats in a bar, as the host's meter says (4 until it does): the ruler counts bars by it.
     public private(set) var beatsPerBar: Double = 4
+    /// What the plugin plays, as far as the editor knows (`setScene`).
+    public private(set) var scene = PatternScene()
     /// The lane shown (lanes are tabs), an index into `document.lanes`.
     public private(set) var laneIndex: Int = 0
     /// The view. The UI sets its size (`resize`); the editor zooms and scrolls it.
@@ -194,9 +196,17 @@ public struct PianoRollEditor {
         return offset < b.top + b.height ? b.lane : nil
     }
 
-    /// The mute button in lane `lane`'s header (stacked view, version 2): left, top, width, height.
+    /// Whether the mute controls address the lanes shown: they address the
+    /// lanes of the pattern that plays (§7.6, pattern format "Version 3"), so
+    /// in a text of several patterns only that pattern's lanes have mute buttons.
+    public var mutesAddressLanesShown: Bool {
+        document.version >= 2 && (document.patternNames.count <= 1 || scene.playing == document.patternIndex + 1)
+    }
+
+    /// The mute button in lane `lane`'s header (stacked view, version 2 or 3
+    /// and the pattern that plays): left, top, width, height.
     public func muteButton(ofLane lane: Int) -> (x: Double, y: Double, width: Double, height: Double)? {
-        guard document.version == 2, lane < 64, let g = bandGeometry(lane) else { return nil }
+        guard mutesAddressLanesShown, lane < 64, let g = bandGeometry(lane) else { return nil }
         let h = Swift.min(14, Swift.max(g.gridBottom - g.gridTop, 4))
         return (geometry.gridLeft - 22, g.gridTop, 18, h)
     }
@@ -346,7 +356,7 @@ public struct PianoRollEditor {
     /// Mutes or unmutes lane `lane` in the plugin (version 2: mutes belong to
     /// lanes, §7.6); the effect says what to tell the plugin.
     public mutating func toggleMute(_ lane: Int) -> EditorEffects {
-        guard document.version == 2, document.lanes.indices.contains(lane), lane < 64 else { return .none }
+        guard mutesAddressLanesShown, document.lanes.indices.contains(lane), lane < 64 else { return .none }
         let muted = laneMutes & (1 << UInt64(lane)) == 0
         var effects = setMuted(lane, muted)
         effects.mute = LaneMute(lane: lane, muted: muted)
@@ -383,6 +393,35 @@ public struct PianoRollEditor {
     /// The keyboard strip alone, or the lane headers of the stack, left of the grid.
     mutating func applyLayoutMode() {
         geometry.keyboardWidth = isStacked ? laneHeaderWidth : keyboardStripWidth
+    }
+
+    // MARK: Several patterns
+
+    /// What the plugin plays (`urn:tactus:scene`, the `song` control): the
+    /// pattern buttons and the song's entries show it.
+    public mutating func setScene(_ next: PatternScene) -> EditorEffects {
+        guard next != scene else { return .none }
+        scene = next
+        return .redraw
+    }
+
+    /// Edits pattern `index` (from 0, clamped) of a text of several patterns:
+    /// its lanes are shown, the first one edited; the selection is cleared.
+    /// Not an edit (the text does not change, nothing is sent): undo steps
+    /// stay, and undoing one shows the pattern it was made in.
+    public mutating func selectPattern(_ index: Int) -> EditorEffects {
+        let clamped = Swift.min(Swift.max(index, 0), document.patternNames.count - 1)
+        guard clamped != document.patternIndex else { return .none }
+        _ = cancelGesture()
+        guard let other = try? EditorDocument(parsing: document.text(), pattern: clamped, firstID: document.nextID) else { return .none }
+        document = other
+        laneIndex = 0
+        selection.removeAll()
+        lastChannel = nil
+        geometry.fitKeys(of: laneNotes)
+        stackScroll = 0
+        fitLanes()
+        return .redraw
     }
 
     /// The previous lane, before the first the last.
@@ -677,7 +716,8 @@ public struct PianoRollEditor {
         if text == document.text() { return .success(()) }
         let incoming: EditorDocument
         do throws(PatternError) {
-            incoming = try EditorDocument(parsing: text, firstID: document.nextID)
+            // The pattern edited stays, by name, when the new text has it.
+            incoming = try EditorDocument(parsing: text, patternNamed: document.patternNames[document.patternIndex], firstID: document.nextID)
         } catch {
             return .failure(error)
         }

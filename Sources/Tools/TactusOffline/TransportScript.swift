@@ -60,7 +60,7 @@ public struct TransportScript: Sendable {
         case pattern(String)
         /// A pattern edit by file: this path, sent as `patch:Set` of `urn:tactus:patternFile`.
         case patternFile(String)
-        /// A `patch:Get` of a property (`pattern`, `patternFile`, `error`, `droppedNoteOns`), or of all (nil).
+        /// A `patch:Get` of a property (`pattern`, `patternFile`, `error`, `droppedNoteOns`, `ignoredRequests`), or of all (nil).
         case get(String?)
         /// An open editor's edit: the editor makes its pattern the text of the file at
         /// this path and sends the plugin what changed (the LV2 test host's `--editor`).
@@ -278,8 +278,8 @@ extension TransportScript {
                     }
                     action = .laneMutes(bits)
                 case "get":
-                    guard args.count <= 1, args.allSatisfy({ ["pattern", "patternFile", "error", "droppedNoteOns"].contains($0) }) else {
-                        throw fail("'get' takes nothing, or one of pattern, patternFile, error, droppedNoteOns")
+                    guard args.count <= 1, args.allSatisfy({ ["pattern", "patternFile", "error", "droppedNoteOns", "ignoredRequests"].contains($0) }) else {
+                        throw fail("'get' takes nothing, or one of pattern, patternFile, error, droppedNoteOns, ignoredRequests")
                     }
                     action = .get(args.first)
                 default:

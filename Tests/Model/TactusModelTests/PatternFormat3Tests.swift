@@ -109,13 +109,10 @@ struct PatternFormat3Tests {
         #expect(v3.patterns[0].pattern == v2)
     }
 
-    @Test("the editor refuses a text of several patterns rather than write back one of them; a lone version-3 body it edits")
-    func editorKeepsTheOtherPatterns() {
-        switch EditorDocument.load(Array(song.utf8)) {
-        case .success: Issue.record("the editor took a text of three patterns")
-        case .failure(let error):
-            #expect(error.reasonText.hasPrefix("the editor edits one pattern; this text has 3 patterns"))
-        }
+    @Test("the editor edits one pattern of a text of several, and keeps the rest; a lone version-3 body it edits")
+    func editorKeepsTheOtherPatterns() throws {
+        let doc = try EditorDocument(parsing: Array(song.utf8), pattern: 1)
+        #expect(doc.patternNames.count == 3 && doc.patternIndex == 1 && doc.text() == Array(song.utf8))
         if case .failure(let error) = EditorDocument.load(Array("tactus-pattern 3\nlane a length 4\nnote 0 1 60 100\n".utf8)) {
             Issue.record("a version-3 text of one pattern was refused: \(error.message)")
         }

@@ -48,7 +48,11 @@
  * `pattern` changes to k >= 1 at a block start; the song plays while `song` is 1. */
 #define TACTUS_PORT_PATTERN 13u
 #define TACTUS_PORT_SONG 14u
-#define TACTUS_PORT_COUNT 15u
+/* What plays (timing contract §9, docs/plugin.md): output controls written at
+ * every run(), the pattern playing and the one queued, 1-based (0: none). */
+#define TACTUS_PORT_PLAYING 15u
+#define TACTUS_PORT_QUEUED 16u
+#define TACTUS_PORT_COUNT 17u
 
 extern const char *const tactus_uri_pattern;
 extern const char *const tactus_uri_patternFile;
@@ -68,6 +72,15 @@ extern const char *const tactus_uri_textHash;
 extern const char *const tactus_uri_textOffset;
 extern const char *const tactus_uri_textLength;
 extern const char *const tactus_uri_textWindow;
+/* Patterns and songs between the plugin and its editor (docs/plugin.md, "Messages"). */
+extern const char *const tactus_uri_scene;
+extern const char *const tactus_uri_playing;
+extern const char *const tactus_uri_queued;
+extern const char *const tactus_uri_switchBeat;
+extern const char *const tactus_uri_songEntry;
+extern const char *const tactus_uri_request;
+extern const char *const tactus_uri_when;
+extern const char *const tactus_uri_ignoredRequests;
 
 extern const char *const tactus_uri_atom_Blank;
 extern const char *const tactus_uri_atom_Object;

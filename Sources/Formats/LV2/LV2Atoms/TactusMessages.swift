@@ -86,4 +86,26 @@ extension AtomObjectWriter {
         add(uris.midiVelocity, int: velocity, uris: uris)
         add(uris.midiChannel, int: channel, uris: uris)
     }
+
+    /// `[] a tactus:scene ; tactus:playing p ; tactus:queued q ; [tactus:switchBeat b ;]
+    /// tactus:songEntry e`: the pattern playing and the one queued (1-based, 0
+    /// none), each an `atom:Int`; the queued switch's boundary beat (an
+    /// `atom:Double`, only while one is queued); the song entry playing
+    /// (1-based, 0 when no song plays), an `atom:Int` (timing contract §9).
+    @_noLocks
+    public mutating func addScene(playing: Int32, queued: Int32, switchBeat: Double?, songEntry: Int32, uris: URIDTable) {
+        add(uris.playing, int: playing, uris: uris)
+        add(uris.queued, int: queued, uris: uris)
+        if let switchBeat { add(uris.switchBeat, double: switchBeat, uris: uris) }
+        add(uris.songEntry, int: songEntry, uris: uris)
+    }
+
+    /// `[] a tactus:request ; tactus:pattern n ; [tactus:when "bar"]`: asks for
+    /// pattern `n` (1-based, an `atom:Int`) at the boundary `when` spells
+    /// (`now`, `beat`, `bar`, `bars N`, `end`; nil: the text's `switch at`).
+    @_noLocks
+    public mutating func addRequest(pattern: Int32, when: UnsafeRawBufferPointer?, uris: URIDTable) {
+        add(uris.pattern, int: pattern, uris: uris)
+        if let when { add(uris.when, type: uris.atomString, text: when) }
+    }
 }

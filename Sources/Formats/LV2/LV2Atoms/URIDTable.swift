@@ -24,6 +24,8 @@ public struct URIDTable: Sendable {
     public let editorOpen, editorClosed, playhead, audition: LV2_URID
     /// The pattern text between the plugin and its editor, in pieces.
     public let patternChange, textPiece, textReceipt, textHash, textOffset, textLength, textWindow: LV2_URID
+    /// Patterns and songs (timing contract §9): the scene the plugin reports, a request, the ignored requests' count.
+    public let scene, playing, queued, switchBeat, songEntry, request, when, ignoredRequests: LV2_URID
 
     /// Maps every URI with the host's `urid:map`.
     public init(_ map: UnsafePointer<LV2_URID_Map>) {
@@ -80,5 +82,13 @@ public struct URIDTable: Sendable {
         textOffset = m(tactus_uri_textOffset)
         textLength = m(tactus_uri_textLength)
         textWindow = m(tactus_uri_textWindow)
+        scene = m(tactus_uri_scene)
+        playing = m(tactus_uri_playing)
+        queued = m(tactus_uri_queued)
+        switchBeat = m(tactus_uri_switchBeat)
+        songEntry = m(tactus_uri_songEntry)
+        request = m(tactus_uri_request)
+        when = m(tactus_uri_when)
+        ignoredRequests = m(tactus_uri_ignoredRequests)
     }
 }

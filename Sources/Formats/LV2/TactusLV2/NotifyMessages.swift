@@ -1,5 +1,6 @@
 import CLV2
 import LV2Atoms
+import TactusEngine
 
 /// The messages the plugin writes into its notify port more than once, at
 /// the block's first frame (the codec's `AtomObjectWriter` writes their
@@ -32,6 +33,25 @@ extension AtomSequenceWriter {
     mutating func appendReceipt(sequenceNumber: Int32, offset: Int, uris: URIDTable) -> Bool {
         guard var object = beginObject(otype: uris.textReceipt) else { return false }
         object.addTextReceipt(sequenceNumber: sequenceNumber, offset: offset, uris: uris)
+        return endObject(object, frames: 0, objectType: uris.atomObject)
+    }
+
+    /// `patch:Set` of `property` to an `atom:Long` (`tactus:ignoredRequests`).
+    @_noLocks
+    mutating func appendPatchSet(property: LV2_URID, long value: Int64, uris: URIDTable) -> Bool {
+        guard var object = beginObject(otype: uris.patchSet) else { return false }
+        object.addPatchSet(property: property, long: value, uris: uris)
+        return endObject(object, frames: 0, objectType: uris.atomObject)
+    }
+
+    /// `urn:tactus:scene`: what plays, what waits, the song entry (§9).
+    @_noLocks
+    mutating func appendScene(_ scene: SceneReport, uris: URIDTable) -> Bool {
+        guard var object = beginObject(otype: uris.scene) else { return false }
+        object.addScene(
+            playing: Int32(clamping: scene.playing), queued: Int32(clamping: scene.queued),
+            switchBeat: scene.queued > 0 ? scene.switchBeat.approximateValue : nil, songEntry: Int32(clamping: scene.songEntry),
+            uris: uris)
         return endObject(object, frames: 0, objectType: uris.atomObject)
     }
 }

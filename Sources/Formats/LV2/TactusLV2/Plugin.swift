@@ -76,6 +76,8 @@ public func connectPort(_ handle: LV2_Handle?, _ port: UInt32, _ data: UnsafeMut
     case TACTUS_PORT_CLOCK: a.pointee.clockPort = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
     case TACTUS_PORT_PATTERN: a.pointee.patternPort = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
     case TACTUS_PORT_SONG: a.pointee.songPort = UnsafePointer(data?.assumingMemoryBound(to: Float.self))
+    case TACTUS_PORT_PLAYING: a.pointee.playingPort = data?.assumingMemoryBound(to: Float.self)
+    case TACTUS_PORT_QUEUED: a.pointee.queuedPort = data?.assumingMemoryBound(to: Float.self)
     case TACTUS_PORT_MUTE_FIRST..<(TACTUS_PORT_MUTE_FIRST + TACTUS_PORT_MUTE_COUNT):
         a.pointee.mutePorts.connect(Int(port - TACTUS_PORT_MUTE_FIRST), to: UnsafePointer(data?.assumingMemoryBound(to: Float.self)))
     default: break

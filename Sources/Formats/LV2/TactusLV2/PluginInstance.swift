@@ -17,6 +17,9 @@ struct AudioSide: ~Copyable {
     /// `pattern` and `song` (timing contract §9.5, §9.6), read at each block start.
     var patternPort: UnsafePointer<Float>? = nil
     var songPort: UnsafePointer<Float>? = nil
+    /// `playing` and `queued` (§9): output controls, written at every `run()`.
+    var playingPort: UnsafeMutablePointer<Float>? = nil
+    var queuedPort: UnsafeMutablePointer<Float>? = nil
     /// `mute1` ... `mute8` (timing contract §7.6): the sequencer reads them itself.
     var mutePorts = MutePorts()
     /// The engine: renderer, pattern hand-over, what the notify port owes.

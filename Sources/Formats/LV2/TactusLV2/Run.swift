@@ -46,6 +46,9 @@ extension Plugin {
             let owed = a.pointee.sequencer.takeOwed()
             if !owed.isEmpty { send(owed, to: &notifyOut) }
         }
+        // §9: what plays and what waits, for a host's display of its output controls.
+        if let playing = a.pointee.playingPort { playing.pointee = Float(a.pointee.sequencer.playingPattern) }
+        if let queued = a.pointee.queuedPort { queued.pointee = Float(a.pointee.sequencer.queuedPattern) }
         a.pointee.framesRun &+= Int64(frameCount)
         if a.pointee.inbox.buffer == nil { checkInbox() }
     }
@@ -75,6 +78,8 @@ extension Plugin {
                     textPiece(&object)
                 } else if object.objectType == u.pointee.audition {
                     audition(&object, atOffset: offset)
+                } else if object.objectType == u.pointee.request {
+                    request(&object, atOffset: offset)
                 } else if object.objectType == u.pointee.editorOpen {
                     a.pointee.sequencer.editorOpened()
                 } else if object.objectType == u.pointee.editorClosed {
@@ -172,6 +177,32 @@ extension Plugin {
         audio.pointee.sequencer.audition(key: UInt8(key), velocity: UInt8(velocity), channel: UInt8(channel + 1), atOffset: offset)
     }
 
+    /// `urn:tactus:request` from the editor (§9.2, §9.6): `urn:tactus:pattern`
+    /// (an `atom:Int`, 1-based) and, optionally, `urn:tactus:when` (an
+    /// `atom:String`: `now`, `beat`, `bar`, `bars N`, `end`; absent: the text's
+    /// `switch at`). A request like a MIDI trigger's: one for a pattern the
+    /// text does not have, made while the song plays, or with a `when` that
+    /// is none of those, is ignored and counted.
+    @_noLocks
+    func request(_ object: inout AtomObjectReader, atOffset offset: Int) {
+        let u = uris.pointee
+        var number: Int32 = 0
+        var grid: SwitchSettings.Grid? = nil
+        var understood = true
+        while let (key, v) = object.next() {
+            if key == u.pattern {
+                if let n = v.int(u) { number = n } else if let n = v.long(u) { number = Int32(clamping: n) } else { understood = false }
+            } else if key == u.when {
+                guard v.type == u.atomString, let g = SwitchSettings.Grid(spelling: v.textBytes()) else {
+                    understood = false
+                    continue
+                }
+                grid = g
+            }
+        }
+        audio.pointee.sequencer.request(pattern: understood ? Int(number) : 0, grid: grid, atOffset: offset)
+    }
+
     /// `patch:Get`: the answer is prepared off this thread (the snapshot's own text)
     /// and only copied here.
     @_noLocks
@@ -197,6 +228,7 @@ extension Plugin {
         if property == nil || property == u.pattern { a.pointee.sequencer.owe(.pattern) }
         if property == nil || property == u.patternFile { a.pointee.sequencer.owe(.patternFile) }
         if property == nil || property == u.droppedNoteOns { a.pointee.sequencer.owe(.droppedNoteOns) }
+        if property == nil || property == u.ignoredRequests { a.pointee.sequencer.owe(.ignoredRequests) }
         if property == u.error { a.pointee.sequencer.owe(.error) }
     }
 
@@ -228,6 +260,12 @@ extension Plugin {
                 object.addPatchSet(property: u.pointee.droppedNoteOns, long: drops, uris: u.pointee)
                 if out.endObject(object, frames: 0, objectType: u.pointee.atomObject) { a.pointee.sequencer.droppedNoteOnsReported(drops) }
             }
+        }
+        if owed.contains(.ignoredRequests) {
+            _ = out.appendPatchSet(property: u.pointee.ignoredRequests, long: a.pointee.sequencer.ignoredRequests, uris: u.pointee)
+        }
+        if owed.contains(.scene), !out.appendScene(a.pointee.sequencer.scene, uris: u.pointee), out.isConnected {
+            a.pointee.sequencer.owe(.scene)  // no room: the next block
         }
         if owed.contains(.playhead), var object = out.beginObject(otype: u.pointee.playhead) {
             let p = a.pointee.sequencer.playhead

@@ -56,6 +56,9 @@ final class EditorWindow {
     private var waiting: PianoRollEditor?
     /// The plugin's text could not be read here (never expected: it is the plugin's own parser).
     private var unreadable = false
+    /// What the last frame showed of a queued pattern (its blink, the beats
+    /// left): a frame is drawn when either changes.
+    private var shownCountIn: (on: Bool, left: Int?) = (false, nil)
 
     init(display: OpaquePointer, window: Window, surface: OpaquePointer, width: Int32, height: Int32, scale: DisplayScale, link: PluginLink) {
         self.display = display
@@ -121,7 +124,16 @@ final class EditorWindow {
         }
         if playhead.isRolling {
             needsDraw = true
-            apply(editor.playheadMoved(toBeat: playhead.beat(at: now)))
+            apply(editor.playheadMoved(toBeat: playhead.beat(at: now) - editor.scene.origin))
+        }
+        if editor.scene.queued > 0 {
+            // The queued pattern's button blinks and counts in.
+            let beat: Double? = playhead.isKnown ? playhead.beat(at: now) : nil
+            let countIn = (PatternScene.blinkIsOn(beat: beat, rolling: playhead.isRolling, seconds: now), editor.scene.beatsLeft(atBeat: beat))
+            if countIn.0 != shownCountIn.on || countIn.1 != shownCountIn.left {
+                shownCountIn = (countIn.0, countIn.1)
+                needsDraw = true
+            }
         }
         if needsDraw {
             draw(now: now)
@@ -137,6 +149,13 @@ final class EditorWindow {
             let muted = buffer.loadUnaligned(as: Float.self) > 0.5
             apply(editor.setMuted(lane, muted))
             _ = waiting?.setMuted(lane, muted)
+            return
+        }
+        if format == 0, size == 4, port == TACTUS_PORT_SONG {
+            // The song control's value, as the host passes it on.
+            var scene = editor.scene
+            scene.songOn = buffer.loadUnaligned(as: Float.self) > 0.5
+            setScene(scene)
             return
         }
         guard let message = link.receive(port: port, size: size, format: format, buffer: buffer, now: tactus_ui_monotonic_seconds())
@@ -158,8 +177,63 @@ final class EditorWindow {
                 apply(editor.setBeatsPerBar(beatsPerBar))
                 _ = waiting?.setBeatsPerBar(beatsPerBar)
             }
+        case .scene(let playing, let queued, let switchBeat, let songEntry):
+            let document = (waiting ?? editor).document
+            let beat: Double? = playhead.isKnown ? playhead.beat(at: tactus_ui_monotonic_seconds()) : nil
+            var songStarts: [Double] = []
+            var songLength: Double? = nil
+            if let song = document.song, document.cycles.count == document.patternNames.count {
+                songStarts = Song.starts(of: song.entries, cycles: document.cycles).map { $0.approximateValue }
+                if song.end == .loop, case .beats(let l) = Song.length(of: song.entries, cycles: document.cycles) { songLength = l.approximateValue }
+            }
+            let incoming = PatternScene(playing: playing, queued: queued, switchBeat: switchBeat, songEntry: songEntry)
+            setScene(editor.scene.updated(
+                with: incoming, beat: beat, keepsPhase: document.switchRule.keepsPhase, songStarts: songStarts, songLength: songLength))
         }
         needsDraw = true
+    }
+
+    /// What plays, for the document shown and the one that waits.
+    private func setScene(_ scene: PatternScene) {
+        apply(editor.setScene(scene))
+        _ = waiting?.setScene(scene)
+        needsDraw = true
+    }
+
+    /// The scene's rows as the document shown lays them out.
+    private var sceneLayout: SceneLayout {
+        SceneLayout(top: PianoRollPainter.tabsHeight, width: scale.logical(Double(width)), document: editor.document)
+    }
+
+    /// The ruler and the grid below the scene's rows (none for a text of one
+    /// pattern): moved when the rows come or go (another text, another pattern shown).
+    private func placeGrid() {
+        let top = PianoRollPainter.tabsHeight + sceneLayout.height + PianoRollPainter.rulerHeight
+        guard editor.geometry.rulerHeight != top else { return }
+        editor.geometry.rulerHeight = top
+        editor.fitLanes()
+        needsDraw = true
+    }
+
+    /// A click in the scene's rows: a pattern's name shows it to edit, its ▶
+    /// queues it (at the text's `switch at`; with Control, now), the song's
+    /// switch turns the song on or off, an entry shows its pattern.
+    private func sceneClick(_ hit: SceneLayout.Hit, control: Bool) {
+        switch hit {
+        case .edit(let i):
+            apply(editor.selectPattern(i))
+        case .queue(let i):
+            link.sendRequest(PatternRequest(pattern: i + 1, when: control ? .now : nil))
+        case .songSwitch:
+            var scene = editor.scene
+            scene.songOn.toggle()
+            link.sendSong(on: scene.songOn)
+            setScene(scene)
+        case .songEntry(let e):
+            guard let song = editor.document.song, song.entries.indices.contains(e) else { return }
+            apply(editor.selectPattern(song.entries[e].pattern))
+        }
+        placeGrid()
     }
 
     /// What the pattern messages ask for: a text from the plugin shown, a
@@ -221,6 +295,7 @@ final class EditorWindow {
         editor = next
         indexIsCurrent = false
         needsDraw = true
+        placeGrid()
     }
 
     /// `cleanup`: ends the lease and closes the connection.
@@ -260,6 +335,8 @@ final class EditorWindow {
                 let dx: Double = b.button == 6 ? -1 : (b.button == 7 ? 1 : 0)
                 let dy: Double = b.button == 4 ? -1 : (b.button == 5 ? 1 : 0)
                 apply(editor.wheel(x: x, y: y, deltaX: dx, deltaY: dy, modifiers: modifiers(b.state)))
+            } else if b.button == 1, let hit = sceneLayout.hit(x: x, y: y, currentEntry: editor.scene.songEntry - 1) {
+                sceneClick(hit, control: modifiers(b.state).contains(.control))
             } else if b.button == 1, y < PianoRollPainter.tabsHeight {
                 switch PianoRollPainter.topLineItem(atX: x, in: editor) {
                 case .viewSwitch?: apply(editor.setShowsAllLanes(!editor.showsAllLanes))
@@ -314,6 +391,8 @@ final class EditorWindow {
     /// finished), a note to hear.
     private func apply(_ effects: EditorEffects) {
         if effects.redraw { needsDraw = true }
+        // An undo may bring back another text's patterns (a preset undone): the grid follows its rows.
+        placeGrid()
         if let note = effects.audition { link.sendAudition(key: note.key, velocity: note.velocity, channel: note.channel) }
         if let mute = effects.mute { MuteLink.send(mute, bits: editor.laneMutes, link: link) }
         if effects.commit, canEdit {
@@ -366,10 +445,19 @@ final class EditorWindow {
             indexIsCurrent = true
         }
         let beat: Double? = playhead.isKnown ? playhead.beat(at: now) : nil
+        // The playhead runs through the pattern that plays, from its origin; in another pattern shown there is none.
+        let scene = editor.scene
+        let shownPlays = editor.document.patternNames.count <= 1 || scene.playing == editor.document.patternIndex + 1
         let top = shownStatus
         PianoRollPainter.draw(
-            editor, index: index, playheadBeat: beat, rolling: playhead.isRolling, status: top.text, statusIsError: top.isError,
-            image: image, scale: scale.factor, on: cr)
+            editor, index: index, playheadBeat: shownPlays ? beat.map { $0 - scene.origin } : nil, rolling: playhead.isRolling,
+            status: top.text, statusIsError: top.isError, image: image, scale: scale.factor, on: cr)
+        let layout = sceneLayout
+        if layout.isShown {
+            ScenePainter.draw(
+                layout, document: editor.document, scene: scene, beat: beat, rolling: playhead.isRolling, seconds: now, scale: scale.factor,
+                on: cr)
+        }
         cairo_destroy(cr)
         cairo_surface_flush(image)
         guard let window = cairo_create(surface) else { return }

@@ -352,21 +352,21 @@ enum PianoRollPainter {
         }
     }
 
-    private static func color(_ cr: OpaquePointer, _ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) {
+    static func color(_ cr: OpaquePointer, _ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) {
         cairo_set_source_rgba(cr, r, g, b, a)
     }
 
-    private static func rect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double) {
+    static func rect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double) {
         cairo_rectangle(cr, x, y, w, h)
         cairo_fill(cr)
     }
 
-    private static func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double) {
+    static func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double) {
         text(cr, Array(s.utf8), x: x, y: y, size: size)
     }
 
     /// Text with cairo's toy API (no font files of our own; fontconfig picks a sans face).
-    private static func text(_ cr: OpaquePointer, _ bytes: [UInt8], x: Double, y: Double, size: Double) {
+    static func text(_ cr: OpaquePointer, _ bytes: [UInt8], x: Double, y: Double, size: Double) {
         guard size > 1 else { return }
         cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, size)

@@ -34,6 +34,8 @@ struct PluginLink {
         case error([UInt8])
         /// `beatsPerBar`: the host's meter, NaN when the plugin did not say.
         case playhead(beat: Double, beatsPerMinute: Double, speed: Double, beatsPerBar: Double)
+        /// `tactus:scene`: what plays of a text of several patterns (the song control's value is not in it).
+        case scene(playing: Int, queued: Int, switchBeat: Double?, songEntry: Int)
     }
 
     /// `patch:Get` with no property: the plugin answers with every parameter.
@@ -66,6 +68,24 @@ struct PluginLink {
         send(AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.audition) {
             $0.addAudition(key: Int32(key), velocity: Int32(velocity), channel: Int32(channel) - 1, uris: uris)
         })
+    }
+
+    /// `tactus:request`: play pattern `request.pattern` (from 1) at its `when` (nil: the text's `switch at`).
+    func sendRequest(_ request: PatternRequest) {
+        let when = request.when.map { Array($0.text.utf8) }
+        send(AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.request) { object in
+            if let when {
+                when.withUnsafeBytes { object.addRequest(pattern: Int32(clamping: request.pattern), when: $0, uris: uris) }
+            } else {
+                object.addRequest(pattern: Int32(clamping: request.pattern), when: nil, uris: uris)
+            }
+        })
+    }
+
+    /// The plugin's `song` control (port 14), written as a host's own control is written (protocol 0, a float).
+    func sendSong(on: Bool) {
+        var value: Float = on ? 1 : 0
+        withUnsafeBytes(of: &value) { raw in write(controller, TACTUS_PORT_SONG, 4, 0, raw.baseAddress) }
     }
 
     private func send(_ requests: [PatternSync.Request]) {
@@ -119,6 +139,17 @@ struct PluginLink {
                 else if key == uris.timeBeatsPerBar { beatsPerBar = value }
             }
             return .playhead(beat: beat, beatsPerMinute: tempo, speed: speed, beatsPerBar: beatsPerBar)
+        }
+        if object.objectType == uris.scene {
+            var playing: Int32 = 0, queued: Int32 = 0, songEntry: Int32 = 0
+            var switchBeat: Double? = nil
+            while let (key, v) = object.next() {
+                if key == uris.playing, let n = v.int(uris) { playing = n }
+                else if key == uris.queued, let n = v.int(uris) { queued = n }
+                else if key == uris.songEntry, let n = v.int(uris) { songEntry = n }
+                else if key == uris.switchBeat, let b = v.double(uris), b.isFinite { switchBeat = b }
+            }
+            return .scene(playing: Int(playing), queued: Int(queued), switchBeat: switchBeat, songEntry: Int(songEntry))
         }
         if object.objectType == uris.textPiece { return receivePiece(&object, now: now) }
         if object.objectType == uris.textReceipt {

@@ -1,8 +1,13 @@
 import TactusEngine
 
 /// The pattern being edited: its lanes and notes, made from pattern text
-/// (version 1 or 2) and written back as text that keeps what the person
-/// wrote.
+/// and written back as text that keeps what the person wrote.
+///
+/// **Several patterns** (version 3): the document edits one of them
+/// (`patternIndex`, chosen when it is made); its lanes and notes are the
+/// only statements an edit touches. The other patterns, `seed`, `switch`,
+/// `trigger`, `song`, `play` and every comment stay byte for byte, so a
+/// `PatternChange` between two texts names only lines of that pattern.
 ///
 /// **What the text keeps.** `text()` writes every line as it was read (its
 /// spacing, `;`-separated statements, trailing `# comment`, CR LF line ends
@@ -36,15 +41,19 @@ import TactusEngine
 /// plus the check, O(k) in version 1 and O(n + notes over the lanes' common
 /// cycle) in version 2; adding or removing notes O(n + lines).
 public struct EditorDocument {
-    /// 1 or 2, as the text's header says.
+    /// 1 or 2: how the pattern edited is laid out (version 1: one `length`;
+    /// version 2, and each pattern of version 3: lanes).
     public private(set) var version: Int
-    /// `seed S` of a version-2 text (0 otherwise); kept as written.
+    /// 1, 2 or 3, as the text's header says.
+    public private(set) var textVersion: Int
+    /// `seed S` of a version-2 or version-3 text (0 otherwise); kept as written.
     public private(set) var seed: UInt32
-    /// The lanes in text order; in version 1 one lane named `main` of the
-    /// text's `length`. Only a lane's `length` changes (`setLength`); its
-    /// name, channel, swing and follow stay as written.
+    /// The lanes in text order (of the pattern edited, in version 3); in
+    /// version 1 one lane named `main` of the text's `length`. Only a lane's
+    /// `length` changes (`setLength`); its name, channel, swing and follow
+    /// stay as written.
     public private(set) var lanes: [PatternLane]
-    /// Every note in text order (all lanes).
+    /// Every note in text order (all lanes of the pattern edited).
     public private(set) var notes: [EditorNote]
     /// The lanes' controller points (version 3, §10), kept as written: the
     /// piano roll does not edit them, and their lines stay in the text.
@@ -54,6 +63,26 @@ public struct EditorDocument {
     /// deleted), or about a text whose layout could not be kept; nil when
     /// there is nothing to say. Each edit replaces it.
     public internal(set) var notice: [UInt8]?
+
+    // MARK: Several patterns (version 3)
+
+    /// The pattern edited: an index into `patternNames` (0 for a text of one pattern).
+    public private(set) var patternIndex: Int = 0
+    /// The text's patterns by name, in text order (`main` for a text of one pattern).
+    public private(set) var patternNames: [[UInt8]] = [NamedPattern.mainName]
+    /// The text's song, if it has one (kept as written; the editor edits no song).
+    public private(set) var song: Song?
+    /// The text's `switch` line (or its defaults): `at` is the default `WHEN` of a request.
+    public private(set) var switchRule = SwitchRule()
+    /// Whether the text has `pattern` lines (only the edited pattern's lanes and notes are the editor's).
+    public private(set) var hasPatternLines = false
+    /// What the other patterns hold, for the limits that count every pattern
+    /// (pattern format, "Limits (version 3)"): their notes, the notes over
+    /// their common cycles, and each pattern's cycle (the song's length).
+    var otherNoteCount = 0
+    var otherCycleNoteCount = 0
+    /// Each pattern's cycle `C` (§9.1), in text order.
+    public private(set) var cycles: [BeatRational] = []
 
     var layout: SourceLayout
     /// The id the next added note gets: above every id handed out so far.
@@ -69,19 +98,27 @@ public struct EditorDocument {
     /// added, so an added note's index goes at the end).
     var idOrder: [Int]
 
-    /// Reads pattern text (`PatternParser.parse(bytes:)`); notes get ids
-    /// `firstID`, `firstID + 1`, ... in text order.
-    public init(parsing text: [UInt8], firstID: UInt32 = 1) throws(PatternError) {
-        if PatternParser.declaresVersion3(text) {
-            // The piano roll and the prompt edit one pattern's lanes; writing back
-            // a text of several patterns from one of them would lose the rest.
-            let arrangement = try PatternParser.arrangement(bytes: text)
-            if arrangement.hasSeveralPatterns {
-                throw PatternError(line: 1, reason: .editingNeedsOnePattern(patterns: arrangement.patterns.count))
-            }
-        }
-        let pattern = try PatternParser.parse(bytes: text)
+    /// Reads pattern text (`PatternParser.arrangement(bytes:)`) to edit its
+    /// pattern number `pattern + 1` (clamped to the patterns there are; a
+    /// text of one pattern has only 0); notes get ids `firstID`,
+    /// `firstID + 1`, ... in text order.
+    public init(parsing text: [UInt8], pattern: Int = 0, firstID: UInt32 = 1) throws(PatternError) {
+        self.init(text: text, arrangement: try PatternParser.arrangement(bytes: text), pattern: pattern, firstID: firstID)
+    }
+
+    /// Reads pattern text to edit the pattern named `name` (the first when
+    /// no pattern has that name).
+    public init(parsing text: [UInt8], patternNamed name: [UInt8], firstID: UInt32 = 1) throws(PatternError) {
+        let arrangement = try PatternParser.arrangement(bytes: text)
+        self.init(text: text, arrangement: arrangement, pattern: arrangement.index(ofPattern: name) ?? 0, firstID: firstID)
+    }
+
+    /// `text`, which parsed as `arrangement`, editing its pattern `pattern`.
+    init(text: [UInt8], arrangement: Arrangement, pattern index: Int, firstID: UInt32) {
+        let chosen = Swift.min(Swift.max(index, 0), arrangement.patterns.count - 1)
+        let pattern = arrangement.patterns[chosen].pattern
         version = pattern.version
+        textVersion = arrangement.version
         seed = pattern.seed
         lanes = pattern.lanes
         controllers = pattern.controllers
@@ -91,21 +128,39 @@ public struct EditorDocument {
         nextID = firstID &+ UInt32(pattern.notes.count)
         idOrder = Array(notes.indices)
         notice = nil
-        if let kept = SourceLayout.scan(text, pattern: pattern, firstID: firstID) {
+        patternIndex = chosen
+        patternNames = arrangement.patterns.map { $0.name }
+        song = arrangement.song
+        switchRule = arrangement.switchRule
+        hasPatternLines = arrangement.hasPatternLines
+        cycles = arrangement.patterns.map { $0.pattern.length }
+        if arrangement.patterns.count > 1 {
+            for (i, other) in arrangement.patterns.enumerated() where i != chosen {
+                otherNoteCount += other.pattern.notes.count
+                otherCycleNoteCount += LaneCycle.cycleNoteCount(other.pattern)
+            }
+        }
+        let scope = arrangement.hasPatternLines ? chosen : nil
+        if let kept = SourceLayout.scan(text, pattern: pattern, firstID: firstID, inPattern: scope) {
             layout = kept
-        } else {
+        } else if !arrangement.needsVersion3 {
             // Not expected (the scan follows the parser's rules); should it
             // happen, the writer's text takes the place of the person's.
             let written = Array(PatternWriter.text(for: pattern).utf8)
             layout = SourceLayout.scan(written, pattern: pattern, firstID: firstID)!
             notice = Array("the pattern was rewritten in Tactus's own layout: its comments and spacing could not be kept".utf8)
+        } else {
+            // Not expected either; the whole text as the writer writes it, its patterns kept.
+            let written = Array(PatternWriter.text(for: arrangement).utf8)
+            layout = SourceLayout.scan(written, pattern: pattern, firstID: firstID, inPattern: scope)!
+            notice = Array("the patterns were rewritten in Tactus's own layout: their comments and spacing could not be kept".utf8)
         }
     }
 
-    /// Reads pattern text, or says why it is not a pattern.
-    public static func load(_ text: [UInt8], firstID: UInt32 = 1) -> Result<EditorDocument, PatternError> {
+    /// Reads pattern text (to edit its first pattern), or says why it is not a pattern.
+    public static func load(_ text: [UInt8], pattern: Int = 0, firstID: UInt32 = 1) -> Result<EditorDocument, PatternError> {
         do {
-            return .success(try EditorDocument(parsing: text, firstID: firstID))
+            return .success(try EditorDocument(parsing: text, pattern: pattern, firstID: firstID))
         } catch {
             return .failure(error)
         }
@@ -157,7 +212,7 @@ public struct EditorDocument {
     /// The channel a lane's notes get when they name none: the lane's
     /// (version 2), 1 in version 1.
     public func defaultChannel(ofLane lane: Int) -> UInt8 {
-        version == 2 && lanes.indices.contains(lane) ? lanes[lane].channel : 1
+        version >= 2 && lanes.indices.contains(lane) ? lanes[lane].channel : 1
     }
 
     /// The pattern text: what was read, with the edits made (see the type's
@@ -207,7 +262,7 @@ public struct EditorDocument {
         probability: BeatRational = BeatRational(1)
     ) -> Result<UInt32, EditRejection> {
         guard lanes.indices.contains(lane) else { return .failure(.noSuchLane(lane)) }
-        guard notes.count < Pattern.maximumNoteCount else {
+        guard notes.count + otherNoteCount < Pattern.maximumNoteCount else {
             return .failure(.breaksFormat(PatternError(line: 0, reason: .tooManyNotes)))
         }
         let laneChannel = defaultChannel(ofLane: lane)
@@ -367,7 +422,7 @@ public struct EditorDocument {
         if past > 0 { return .failure(.notesAtOrAfterLength(count: past)) }
         let old = lanes[lane].length
         lanes[lane].length = length
-        if version == 2, let problem = pattern().validationError() {
+        if version >= 2, let problem = pattern().validationError() ?? arrangementProblem() {
             lanes[lane].length = old
             return .failure(.breaksFormat(EditorDocument.withoutLine(problem)))
         }
@@ -391,6 +446,10 @@ public struct EditorDocument {
         var lane = lane
         // A lane's `ramp-step` (version 3) is not an option the prompt and the piano roll set: it stays.
         if let existing, lane.rampStep == PatternLane.defaultRampStep { lane.rampStep = lanes[existing].rampStep }
+        if hasPatternLines, existing == nil {
+            // A new lane goes at the end of the text: in a text of patterns, after another pattern or the song.
+            return .failure(PatternError(line: 1, reason: .editingNeedsOnePattern(patterns: patternNames.count)))
+        }
         var layout = version2Layout(channelOfLane: existing.map { ($0, lane.channel) })
         let statement = Array(PatternWriter.laneStatement(lane).utf8)
         // (`version2Layout` keeps every line and statement where it was.)
@@ -498,7 +557,7 @@ public struct EditorDocument {
         var candidate = self
         candidate.layout = layout
         do {
-            self = try EditorDocument(parsing: candidate.text(), firstID: nextID)
+            self = try EditorDocument(parsing: candidate.text(), pattern: patternIndex, firstID: nextID)
             return .success(())
         } catch {
             return .failure(error)
@@ -526,9 +585,29 @@ public struct EditorDocument {
         if version == 1 {
             error = Pattern(length: lanes[0].length, notes: changed.map { $0.patternNote }).validationError()
         } else {
-            error = pattern().validationError()
+            error = pattern().validationError() ?? arrangementProblem()
         }
         return error.map { .breaksFormat(EditorDocument.withoutLine($0)) }
+    }
+
+    /// The first limit of a text of several patterns this pattern now breaks
+    /// with the others (pattern format, "Limits (version 3)"): the notes
+    /// over every pattern's cycle, the song's length. Nil for one pattern.
+    /// O(n + notes over the cycle + song entries).
+    func arrangementProblem() -> PatternError? {
+        guard cycles.count > 1 || song != nil else { return nil }
+        let mine = pattern()
+        if otherCycleNoteCount + LaneCycle.cycleNoteCount(mine) > Arrangement.maximumTotalCycleNoteCount {
+            return PatternError(line: 0, reason: .tooManyTotalCycleNotes)
+        }
+        guard let song, mine.length != cycles[patternIndex] else { return nil }
+        var now = cycles
+        now[patternIndex] = mine.length
+        switch Song.length(of: song.entries, cycles: now) {
+        case .beats: return nil
+        case .tooLong: return PatternError(line: 0, reason: .songTooLong)
+        case .denominatorTooLarge: return PatternError(line: 0, reason: .songDenominatorTooLarge)
+        }
     }
 
     /// An error of a pattern built in code names a note's index as its line:

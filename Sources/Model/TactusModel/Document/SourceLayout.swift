@@ -20,7 +20,12 @@ struct SourceLayout {
     /// The layout of `text`, which parsed as `pattern`; notes get ids from
     /// `firstID` in text order. Nil when the scan does not find the parsed
     /// statements (a bug: the caller then lays out the writer's text).
-    static func scan(_ text: [UInt8], pattern: Pattern, firstID: UInt32) -> SourceLayout? {
+    ///
+    /// In a version-3 text with `pattern` lines (`inPattern`: the index of
+    /// the pattern edited), only that pattern's `lane` and `note` statements
+    /// are the editor's; every other statement (the other patterns, `seed`,
+    /// `switch`, `trigger`, `song`, `play`) is kept byte for byte.
+    static func scan(_ text: [UInt8], pattern: Pattern, firstID: UInt32, inPattern: Int? = nil) -> SourceLayout? {
         var start = 0
         let bom = text.count >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF
         if bom { start = 3 }
@@ -28,6 +33,9 @@ struct SourceLayout {
         var noteIndex = 0
         var laneIndex = 0
         var lengthCount = 0
+        // The pattern the statements belong to (version 3 with `pattern` lines; -1 outside any).
+        var current = inPattern == nil ? 0 : -1
+        let edited = inPattern ?? 0
         while start < text.count {
             var end = start
             while end < text.count, text[end] != UInt8(ascii: "\n") { end += 1 }
@@ -50,7 +58,11 @@ struct SourceLayout {
                     let raw = Array(content[segmentStart..<i])
                     let fields = SourceSegment.fieldRanges(raw)
                     var role = SegmentRole.verbatim
-                    if let first = fields.first {
+                    if let first = fields.first, inPattern != nil, SourceSegment.field(raw, first, is: "pattern") {
+                        current += 1
+                    } else if let first = fields.first, inPattern != nil, SourceSegment.field(raw, first, is: "song") {
+                        current = -1
+                    } else if let first = fields.first, current == edited {
                         if SourceSegment.field(raw, first, is: "note") {
                             guard noteIndex < pattern.notes.count, fields.count >= 5 else { return nil }
                             role = .note(WrittenNote(raw, fields: fields, id: firstID &+ UInt32(noteIndex), written: pattern.notes[noteIndex]))

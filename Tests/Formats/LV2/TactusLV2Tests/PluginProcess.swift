@@ -99,14 +99,15 @@ enum PluginProcess {
     static func expected(in dir: URL, blocks: String, sampleRate: Double? = nil, midiClock: Bool = false) throws -> [LoggedEvent] {
         let script = try TransportScript(parsing: String(contentsOf: dir.appendingPathComponent("script.transport"), encoding: .utf8))
         let patternURL = dir.appendingPathComponent("pattern.pattern")
-        let initial = FileManager.default.fileExists(atPath: patternURL.path)
-            ? try PatternParser.parse(String(contentsOf: patternURL, encoding: .utf8))
-            : try PatternParser.parse(String(contentsOf: repository.appendingPathComponent("examples/demo.pattern"), encoding: .utf8))
+        let initialText = FileManager.default.fileExists(atPath: patternURL.path)
+            ? try String(contentsOf: patternURL, encoding: .utf8)
+            : try String(contentsOf: repository.appendingPathComponent("examples/demo.pattern"), encoding: .utf8)
+        let initial = try PatternParser.parse(initialText)
         var render = OfflineRender(script: script, sampleRate: sampleRate ?? script.sampleRate ?? 48000, blocks: try BlockPlan(parsing: blocks))
         render.midiClock = midiClock
         var events: [LoggedEvent] = []
         _ = render.run(
-            pattern: initial,
+            pattern: initial, patternText: Array(initialText.utf8),
             loadPattern: { name in
                 let url = name.hasPrefix("/") ? URL(fileURLWithPath: name) : dir.appendingPathComponent(name)
                 guard let text = try? String(contentsOf: url, encoding: .utf8) else { return .failure(PatternLoadError("cannot read \(name)")) }

@@ -28,6 +28,8 @@ struct PortIndexTests {
         expected["clock"] = TactusPort.clock  // §12
         expected["pattern"] = TactusPort.pattern  // §9.6
         expected["song"] = TactusPort.song  // §9.5
+        expected["playing"] = TactusPort.playing  // §9, an output
+        expected["queued"] = TactusPort.queued
         #expect(ports == expected)
         #expect(UInt32(ports.count) == TactusPort.count)
     }

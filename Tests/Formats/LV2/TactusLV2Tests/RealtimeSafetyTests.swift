@@ -6,7 +6,8 @@ import TactusOffline
 /// source): the plugin runs through the host for well over 10^5 blocks with a
 /// rolling transport, tempo changes, seeks, stops, all-notes-off, patch:Get and
 /// pattern edits by text and by file, good and bad, an open editor (its
-/// playhead and auditions, timing contract §8), with the MIDI clock on
+/// playhead and auditions, timing contract §8; its pattern requests and the
+/// scene messages, §9), with the MIDI clock on
 /// (§12: its `clock` toggle, in the hosts with a worker), for three kinds of host,
 /// while a preloaded interposer counts every allocator and lock call made
 /// inside `run()` and `work_response()`.
@@ -33,11 +34,12 @@ struct RealtimeSafetyTests {
             "pattern big.pattern", "edit big-one.pattern", "edit big-every.pattern", "edit big-one.pattern", "get pattern",
             // Version 3 (timing contract §9): patterns switched by program, note and cc triggers; a song across seeks.
             "pattern d.pattern", "midi c0 01", "midi b0 00 00", "midi c0 02", "locate 9", "midi 90 24 64", "midi c0 00",
-            "midi b0 14 02", "stop", "midi c0 01", "play", "pattern-file e.pattern", "locate 30.5", "loop 2 7", "loop off",
+            "midi b0 14 02", "stop", "midi c0 01", "play", "request chorus", "request fill now", "request verse bars 2",
+            "pattern-file e.pattern", "locate 30.5", "loop 2 7", "song off", "request b end", "loop off", "request a", "song on",
             // Controllers (timing contract §10): ramps, points, locks, chases at starts, jumps and switches.
             "pattern f.pattern", "locate 6.5", "midi c0 01", "stop", "play", "loop 1 3", "loop off", "tempo 150",
         ]
-        while frame < 6_600_000 {
+        while frame < 8_000_000 {
             frame += 20_011
             script += "\(frame) \(actions[i % actions.count])\n"
             i += 1
@@ -135,6 +137,9 @@ struct RealtimeSafetyTests {
         // An editor was open all along (§8): the playhead went out, about 30 times a second while it rolled.
         let playheads = notify.filter { $0.contains("urn:tactus:playhead") }.count
         #expect(playheads > 137 * 15, "\(playheads) playheads")
+        // §9: what plays and what waits went out at each change (the editor's requests, the triggers, the song).
+        let scenes = notify.filter { $0.contains("urn:tactus:scene") }.count
+        #expect(host == "no-worker" || scenes > 120, "\(scenes) scene messages")
         if host == "no-worker" {
             #expect(changes == 0 && refusals > 60)
         } else {

@@ -1,0 +1,33 @@
+/// What a host or an editor shows of timing contract §9: the pattern
+/// playing, the one queued and the beat it takes over at, the song entry
+/// playing. The LV2 plugin sends it as `urn:tactus:scene` whenever it
+/// changes (docs/plugin.md, "Messages"), and writes `playing` and `queued`
+/// to its output controls.
+///
+/// Value type of a few words; audio thread; comparing two is O(1).
+public struct SceneReport: Sendable, Equatable, BitwiseCopyable {
+    /// The pattern playing, 1-based; 0 when none plays (a song that stopped).
+    public var playing: Int
+    /// The pattern a request queued, 1-based; 0 when none waits (a song's
+    /// next entry is not a request, and is not reported here).
+    public var queued: Int
+    /// The queued switch's boundary `B` on the host's beat axis (§9.2);
+    /// meaningful only while `queued` is not 0.
+    public var switchBeat: BeatPosition
+    /// The song entry playing, 1-based; 0 when no song plays.
+    public var songEntry: Int
+
+    @_noLocks
+    public init(playing: Int = 0, queued: Int = 0, switchBeat: BeatPosition = .zero, songEntry: Int = 0) {
+        self.playing = playing
+        self.queued = queued
+        self.switchBeat = queued > 0 ? switchBeat : .zero
+        self.songEntry = songEntry
+    }
+
+    @_noLocks @inlinable
+    public static func == (a: SceneReport, b: SceneReport) -> Bool {
+        a.playing == b.playing && a.queued == b.queued && a.songEntry == b.songEntry
+            && a.switchBeat.whole == b.switchBeat.whole && a.switchBeat.fraction == b.switchBeat.fraction
+    }
+}
