@@ -55,8 +55,11 @@ public struct EditorDocument {
     public private(set) var lanes: [PatternLane]
     /// Every note in text order (all lanes of the pattern edited).
     public private(set) var notes: [EditorNote]
-    /// The lanes' controller points (version 3, §10), kept as written: the
-    /// piano roll does not edit them, and their lines stay in the text.
+    /// The lanes' controller points (version 3, §10) in text order. The
+    /// controller strip edits them (`addController`, `moveController`,
+    /// `setControllerRamp`, `removeController`): an edit rewrites only the
+    /// fields it changes in the point's own statement; every other point's
+    /// line stays as written.
     public private(set) var controllers: [ControllerPoint]
     /// A sentence for a person about what the last edit did to the text's
     /// comments (a comment left on a line of its own when its note was
