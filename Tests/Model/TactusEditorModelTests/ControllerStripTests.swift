@@ -163,3 +163,37 @@ struct ControllerStripTests {
         #expect(steps.last?.value == 127 && steps.last?.beat == 63)
     }
 }
+
+@Suite("Editor document: controller points")
+struct ControllerPointDocumentTests {
+    private let twoPatterns = "tactus-pattern 3\npattern a\nlane x length 4\nnote 0 1 60 100\ncc 1 0 5\npattern b\nlane y length 4 channel 3\nnote 0 1 62 100\n# the end\n"
+
+    @Test("a point added to a pattern of several goes after its lane's last statement; the other pattern stays byte for byte")
+    func severalPatterns() throws {
+        var a = try EditorDocument(parsing: bytes(twoPatterns), pattern: 0)
+        guard case .success(let i) = a.addController(ControllerPoint(start: frac(1), kind: .bend, value: -100, channel: 1, lane: 0)) else {
+            Issue.record("refused"); return
+        }
+        #expect(i == 1)
+        #expect(string(a.text()) == twoPatterns.replacingOccurrences(of: "cc 1 0 5\n", with: "cc 1 0 5\nbend 1 -100\n"))
+        var b = try EditorDocument(parsing: bytes(twoPatterns), pattern: 1)
+        _ = b.addController(ControllerPoint(start: frac(1, 2), kind: .pressure, value: 7, channel: 3, lane: 0))
+        #expect(string(b.text()) == twoPatterns.replacingOccurrences(of: "note 0 1 62 100\n", with: "note 0 1 62 100\npressure 1/2 7\n"))
+        #expect(b.controllers.count == 1)
+        #expect(b.removeController(0))
+        #expect(string(b.text()) == twoPatterns)
+    }
+
+    @Test("bad points are refused with the format's reasons, and nothing changes")
+    func refused() throws {
+        var d = try EditorDocument(parsing: bytes(twoPatterns), pattern: 0)
+        let before = d.text()
+        if case .success = d.addController(ControllerPoint(start: frac(0), kind: .control(1), value: 9, channel: 1, lane: 0)) { Issue.record("a duplicate was taken") }
+        if case .success = d.addController(ControllerPoint(start: frac(1), kind: .control(1), value: 200, channel: 1, lane: 0)) { Issue.record("200 was taken") }
+        if case .success = d.addController(ControllerPoint(start: frac(4), kind: .control(1), value: 9, channel: 1, lane: 0)) { Issue.record("beat 4 was taken") }
+        _ = d.setControllerRamp(0, true)  // (a ramp from itself, a pass earlier)
+        if case .success = d.moveController(0, start: frac(5), value: 1) { Issue.record("beat 5 was taken") }
+        _ = d.setControllerRamp(0, false)
+        #expect(d.text() == before)
+    }
+}
