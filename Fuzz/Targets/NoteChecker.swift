@@ -101,7 +101,8 @@ struct NoteChecker {
             // Contract §9.4, §10: a pattern's program change and the lanes' controllers, never while stopped.
             if e.type == midiType, let status = e.body.first, [0xB0, 0xC0, 0xD0, 0xE0].contains(status & 0xF0) {
                 let size = status & 0xF0 == 0xC0 || status & 0xF0 == 0xD0 ? 2 : 3
-                if e.body.count != size || e.body.dropFirst().contains(where: { $0 >= 128 }) { violations.add("a malformed controller message: \(e.body)") }
+                // (A CLAP MIDI event always carries three data bytes.)
+                if e.body.count < size || e.body.count > 3 || e.body.dropFirst().contains(where: { $0 >= 128 }) { violations.add("a malformed controller message: \(e.body)") }
                 if stopped { violations.add("a controller message \(e.body) at \(frame) while the transport is stopped") }
                 continue
             }

@@ -14,6 +14,9 @@ public struct ControlCursor: Sendable, BitwiseCopyable, Equatable {
         loopStart + snapshot.control(index).beat
     }
 
+    /// Beats by which an event may lie after a chase's beat and still count as at it.
+    static var chaseSlack: Double { @_noLocks get { 1e-9 } }
+
     /// Moves to the next event; false at the end of representable time.
     @_noLocks @inline(__always)
     public mutating func advance(in snapshot: PatternSnapshot) -> Bool {
@@ -70,7 +73,9 @@ public struct ControlCursor: Sendable, BitwiseCopyable, Equatable {
     @_noLocks
     public static func chaseIndex(group: ControlChaseGroup, atOrBefore beat: BeatPosition, in snapshot: PatternSnapshot) -> Int? {
         guard group.count > 0, let k = snapshot.approximateLoopIndex(containing: beat), let start = snapshot.loopStart(k) else { return nil }
-        var phase = beat - start
+        // "At or before" with a slack of 1e-9 beat (reading (x)): an event at the
+        // very beat of the frame counts, whatever the last bit of its double.
+        var phase = beat - start + BeatPosition(whole: 0, fraction: ControlCursor.chaseSlack)
         // The pass estimate may be one off at a pass boundary: the phase then lies just outside the cycle.
         if phase < .zero { phase = .zero }
         var low = 0

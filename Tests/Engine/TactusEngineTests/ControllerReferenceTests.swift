@@ -55,10 +55,10 @@ struct ControllerReferenceTests {
             var script = "tactus-transport 1\nrate 48000\n0 tempo 120\n0 play\n"
             var f: Int64 = 20_000 + Int64(rng.next() % 100_000)
             while f < end - 20_000, jumps.count < 3 {
-                // Far from where play would be: a jump (§4), not a correction.
+                // Far from where play is (after the jumps before): a jump (§4), not a correction.
                 let eighths = Int(rng.next() % 128)
                 let beat = Q(eighths) / Q(8)
-                let at = Q(f) / Q(24_000)
+                let at = jumps.last.map { $0.beat + Q(f - $0.frame) / Q(24_000) } ?? Q(f) / Q(24_000)
                 if (beat - at).magnitude > Q(1) {
                     jumps.append((f, beat))
                     script += "\(f) locate \(eighths)/8\n"
@@ -77,7 +77,7 @@ struct ControllerReferenceTests {
                     onBlock: { e, _ in events += e })
                 let got = events.filter { $0.frame < end }
                 if got != expected {
-                    let i = zip(got, expected).firstIndex { $0 != $1 } ?? min(got.count, expected.count)
+                    let i = zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, expected.count)
                     Issue.record("seed \(seed), blocks \(plan): first difference at event \(i): core \(got.dropFirst(i).prefix(4).map { "\($0.frame) \($0.bytes)" }), model \(expected.dropFirst(i).prefix(4).map { "\($0.frame) \($0.bytes)" })\n\(text)\n\(script)")
                     return
                 }

@@ -60,7 +60,7 @@ private let twoTracks: [UInt8] = header(tracks: 2, ppq: 7)
 
 @Suite("Standard MIDI File import and export (docs/midi-files.md M10-M18)")
 struct MIDIFileImportTests {
-    @Test("M11, M13: every track and channel, ticks as exact beats, loop rounded up to whole 3/4 bars")
+    @Test("M11, M13, M15a: every track and channel, ticks as exact beats, loop rounded up to whole 3/4 bars; the program change kept as a point in its track's lane")
     func defaults() {
         guard let result = imported(twoTracks) else { return }
         #expect(result.pattern.length == beats(9))  // tick 45 = 45/7 beats, up to 3 bars of 3 beats
@@ -69,25 +69,30 @@ struct MIDIFileImportTests {
             PatternNote(start: beats(10, 7), duration: beats(1, 7), key: 64, velocity: 80, channel: 2),  // zero length: one tick
             PatternNote(start: beats(38, 7), duration: beats(1), key: 67, velocity: 70),
         ])
+        #expect(result.pattern.laneList.map { String(decoding: $0.name, as: UTF8.self) } == ["track2"])
+        #expect(result.pattern.controllers == [ControllerPoint(start: .zero, kind: .program, value: 5, channel: 1)])
         #expect(result.report == [
             "tempo: 120 bpm; the pattern plays at the host's tempo",
-            "left out (a pattern holds notes only): 1 program change",
+            "1 controller point kept (control changes, programs, pressure, pitch bend as steps), one lane per track",
             "1 note of zero length given one tick",
         ])
         #expect(result.text == """
-            tactus-pattern 1
-            length 9
+            tactus-pattern 3
             # imported from a Standard MIDI File: format 1, 7 ticks per quarter note, 2 tracks
             # tempo at tick 0: 120 bpm
             # time signature at tick 0: 3/4
             # track 2: Lea
-            # note START DURATION KEY VELOCITY [CHANNEL]
+            lane track2 length 9
             note 3/7 1 60 100
             note 10/7 1/7 64 80 2
             note 38/7 1 67 70
+            program 0 5
 
             """)
         #expect((try? PatternParser.parse(result.text)) == result.pattern)
+        // Without its controllers the file imports as before: one loop, version 1.
+        guard let notesOnly = imported(twoTracks, MIDIImportOptions(channel: 2)) else { return }
+        #expect(notesOnly.pattern.version == 1 && notesOnly.text.hasPrefix("tactus-pattern 1\nlength 9\n"))
     }
 
     @Test("M10: --channel, --from/--to in bars of the file's time signature, --length")

@@ -255,9 +255,11 @@ public enum MIDIFileImport {
         notes: [PatternNote], origins: [(track: Int, tick: Int64)], points: [(point: ControllerPoint, track: Int, tick: Int64)],
         length: BeatRational
     ) -> (Pattern, [(track: Int, tick: Int64)], Int) {
-        var tracks = Set(origins.map { $0.track - 1 })
-        for p in points { tracks.insert(p.track) }
-        let order = tracks.sorted()
+        // (Sorted, not hashed: the plugin's Embedded build has no random seed for a Set.)
+        var tracks = origins.map { $0.track - 1 } + points.map { $0.track }
+        tracks.sort()
+        var order: [Int] = []
+        for t in tracks where order.last != t { order.append(t) }
         var lanes: [PatternLane] = []
         for t in order {
             let channel = zip(notes, origins).first { $0.1.track - 1 == t }?.0.channel ?? points.first { $0.track == t }!.point.channel

@@ -99,14 +99,18 @@ struct ReferenceControllers {
 
         func send(_ memory: Int, _ bytes: [UInt8], _ value: Int, _ frame: Int64, restore: Bool) {
             guard lastSent[memory] != value else { return }
-            lastWasRestore[memory] = restore ? (frame, log.count, lastSent[memory]) : nil
+            if restore {
+                lastWasRestore[memory] = (frame: frame, index: log.count, before: lastSent[memory])
+            } else {
+                lastWasRestore[memory] = nil
+            }
             lastSent[memory] = value
             log.append(LoggedEvent(frame: frame, bytes: bytes))
         }
         let segments = [(frame: Int64(0), beat: Q.zero)] + jumps
         for (s, segment) in segments.enumerated() {
             let segmentEnd = s + 1 < segments.count ? segments[s + 1].frame : end
-            func frame(_ b: Q) -> Int64 { segment.frame + Int64((b - segment.beat) * framesPerBeat).ceiling) }
+            func frame(_ b: Q) -> Int64 { segment.frame + Int64(Int(((b - segment.beat) * framesPerBeat).ceiling)) }
             func beat(_ f: Int64) -> Q { segment.beat + Q(f - segment.frame) / framesPerBeat }
             // §4: a jump cuts what sounds (channel, then key), locks end without a restore; §10.3: the memory is cleared.
             for n in sounding.sorted(by: { ($0.channel, $0.key) < ($1.channel, $1.key) }) {
@@ -169,7 +173,8 @@ struct ReferenceControllers {
                 for i in due {
                     let n = sounding[i]
                     log.append(LoggedEvent(frame: now, bytes: [0x80 | (n.channel - 1), n.key, 0]))
-                    for lock in n.locks {
+                    // Reading (x): one note's restores in the order of their controller numbers.
+                    for lock in n.locks.sorted(by: { $0.controller < $1.controller }) {
                         let memory = Int(n.channel) * 200 + Int(lock.controller)
                         holds[memory, default: 0] -= 1
                         guard holds[memory] == 0 else { continue }
@@ -201,7 +206,7 @@ struct ReferenceControllers {
                         var chained = false
                         if let r = lastWasRestore[memory], r.frame == now, log.indices.contains(r.index) {
                             log.remove(at: r.index)
-                            for (m, w) in lastWasRestore { if w.index > r.index { lastWasRestore[m] = (w.frame, w.index - 1, w.before) } }
+                            for (m, w) in lastWasRestore where w.index > r.index { lastWasRestore[m] = (frame: w.frame, index: w.index - 1, before: w.before) }
                             lastSent[memory] = r.before
                             lastWasRestore[memory] = nil
                             chained = true
