@@ -178,9 +178,10 @@ struct ControllerPointDocumentTests {
         #expect(string(a.text()) == twoPatterns.replacingOccurrences(of: "cc 1 0 5\n", with: "cc 1 0 5\nbend 1 -100\n"))
         var b = try EditorDocument(parsing: bytes(twoPatterns), pattern: 1)
         _ = b.addController(ControllerPoint(start: frac(1, 2), kind: .pressure, value: 7, channel: 3, lane: 0))
-        #expect(string(b.text()) == twoPatterns.replacingOccurrences(of: "note 0 1 62 100\n", with: "note 0 1 62 100\npressure 1/2 7\n"))
+        #expect(string(b.text()) == twoPatterns.replacingOccurrences(of: "note 0 1 62 100\n", with: "note 0 1 62 100\npressure 0.5 7\n"))
         #expect(b.controllers.count == 1)
-        #expect(b.removeController(0))
+        let removed = b.removeController(0)
+        #expect(removed)
         #expect(string(b.text()) == twoPatterns)
     }
 
