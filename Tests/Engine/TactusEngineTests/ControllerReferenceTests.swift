@@ -46,7 +46,6 @@ struct ControllerReferenceTests {
     @Test("random lanes with points, ramps across the loop end, swing, locks on overlapping notes and jumps: the core sends what §10 says, event for event, for any block partition")
     func controllersMatchReference() throws {
         var compared = 0
-        var restores = 0
         for seed in UInt64(1)...UInt64(80) {
             var rng = SplitMix64(seed: seed)
             let text = ControllerReferenceTests.randomText(&rng)
@@ -69,7 +68,6 @@ struct ControllerReferenceTests {
             let pattern = try PatternParser.parse(text)
             let model = ReferenceControllers(pattern: pattern, framesPerBeat: Q(24_000))
             let expected = model.events(jumps: jumps, end: end)
-            restores += expected.count
             for plan in [BlockPlan.fixed(256), .random(minimum: 1, maximum: 2048, seed: seed)] {
                 var events: [LoggedEvent] = []
                 _ = OfflineRender(script: try TransportScript(parsing: script), sampleRate: 48000, blocks: plan).run(
