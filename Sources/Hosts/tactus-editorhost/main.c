@@ -40,6 +40,8 @@
  *
  *   state I FILE                the plugin's saved pattern text into FILE; prints "state I BYTES"
  *   restore I FILE              restore() the plugin with FILE's text (as a preset or a session does)
+ *   load I FILE                 patch:Set of urn:tactus:patternFile to the plugin (a host's file control:
+ *                               a pattern or a .mid file, which the plugin's worker imports)
  *   text I FILE                 the editor's text (TactusEditorText) into FILE; prints "text I BYTES",
  *                               or "text I -1" while the editor does not hold the plugin's text
  *
@@ -328,6 +330,16 @@ static void run_command(char *line)
         long n = state ? plugin_save_pattern(instance->plugin, path) : editor_text(&host, instance, path);
         if (n < -1 || (state && n < 0)) failed("cannot write %s", path);
         else printf("%s %d %ld\n", command, instance->number, n);
+    } else if (!strcmp(command, "load")) {
+        /* What a host's file control does: patch:Set of urn:tactus:patternFile to the plugin
+         * (a .mid is imported by the plugin's worker; the editor then gets its text). */
+        if (!(instance = instance_argument(&line))) return;
+        char *path = word(&line);
+        if (!path) { failed("%s needs a file", command); return; }
+        if (!instance->plugin) { failed("no plugin behind instance %s (--plugin)", ""); return; }
+        if (!notify_pattern_file(&message, path)) { failed("cannot build the message%s", ""); return; }
+        plugin_from_ui(instance->plugin, instance->number, message.atom, (uint32_t)(sizeof(LV2_Atom) + message.atom->size));
+        notify_message_free(&message);
     } else if (!strcmp(command, "restore")) {
         if (!(instance = instance_argument(&line))) return;
         char *path = word(&line);

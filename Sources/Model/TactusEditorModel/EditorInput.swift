@@ -35,6 +35,7 @@ public struct EditorKey: Equatable, Sendable {
         case backspace
         case tab
         case escape
+        case enter
         case left
         case right
         case up

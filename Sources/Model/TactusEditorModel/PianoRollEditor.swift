@@ -31,6 +31,9 @@ import TactusModel
 ///   never deleted by it; move or delete them first), as the prompt's
 ///   `length` refuses the same.
 /// - on the keyboard strip: sounds the key.
+/// - in the controller strip (under the velocity strip): adds, drags and,
+///   with the right button, deletes controller points; `r` toggles a
+///   point's ramp, `c` shows or hides the strip (`ControllerStrip.swift`).
 ///
 /// Right button: deletes the note under the pointer, and every note the
 /// drag then passes over. Middle button: drags the view. A drag counts only
@@ -76,7 +79,7 @@ import TactusModel
 /// plus the document's check (`EditorDocument`).
 public struct PianoRollEditor {
     /// The pattern being edited.
-    public private(set) var document: EditorDocument {
+    public internal(set) var document: EditorDocument {
         didSet {
             generation &+= 1
             if gesture == nil { layoutBands() }
@@ -116,7 +119,7 @@ public struct PianoRollEditor {
     /// Whether the view scrolls to keep the playhead in sight (`playheadMoved`).
     public private(set) var followPlayhead = false
     /// What the pointer is over while no button is held (for the cursor's shape).
-    public private(set) var hover: PianoRollHit = .none
+    public internal(set) var hover: PianoRollHit = .none
     /// The rubber band being drawn, if any.
     public private(set) var selectionRectangle: SelectionRectangle?
     /// The velocity new notes get: the last one touched or set (100 at first).
@@ -126,6 +129,16 @@ public struct PianoRollEditor {
 
     /// How far (pixels) the pointer must travel before a press becomes a drag.
     public static var dragThresholdPixels: Double { 3 }
+
+    /// The controller strip (`ControllerStrip.swift`): the controller chosen
+    /// in its menu (nil: the lane's first), shown or hidden by the person
+    /// (nil: shown when the pattern has points), the point selected (an
+    /// index into `document.controllers`), the menu and the number typed in it.
+    public internal(set) var controllerChoice: ControllerChoice?
+    public internal(set) var controllerStripSetting: Bool?
+    public internal(set) var selectedPoint: Int?
+    public internal(set) var controllerMenuOpen = false
+    public internal(set) var controllerMenuDigits: [UInt8] = []
 
     var lastChannel: UInt8?
     var history = EditHistory()
@@ -246,6 +259,7 @@ public struct PianoRollEditor {
             let beat = (x - g.gridLeft) / g.gridWidth * scrollbarBeats
             return (.scrollbar(beat: beat, onThumb: x >= thumb.x && x <= thumb.x + thumb.width), laneIndex, g)
         }
+        if let strip = controllerStripHit(x: x, y: y) { return (strip, laneIndex, g) }
         guard isStacked, y >= g.gridTop, y < g.gridBottom else {
             return (g.hitTest(x: x, y: y, notes: laneNotes, loopLength: lane.length), laneIndex, g)
         }
@@ -281,6 +295,7 @@ public struct PianoRollEditor {
         laneIndex = clamped
         selection.removeAll()
         lastChannel = nil
+        forgetControllerChoice()
         geometry.fitKeys(of: laneNotes)
         scrollStack(toShowLane: laneIndex)
         return .redraw
@@ -386,6 +401,7 @@ public struct PianoRollEditor {
     /// The bands for the document as it is, at `stackKeyHeight` (and the
     /// headers or the keyboard strip, as the lanes now ask).
     mutating func layoutBands() {
+        applyControllerStrip()
         bands = LaneStack.bands(of: document, keyHeight: stackKeyHeight)
         applyLayoutMode()
     }
@@ -416,6 +432,7 @@ public struct PianoRollEditor {
         guard let other = try? EditorDocument(parsing: document.text(), pattern: clamped, firstID: document.nextID) else { return .none }
         document = other
         laneIndex = 0
+        forgetControllerChoice()
         selection.removeAll()
         lastChannel = nil
         geometry.fitKeys(of: laneNotes)
@@ -487,11 +504,26 @@ public struct PianoRollEditor {
         pointerY = y
         let located = locate(x: x, y: y)
         let hit = located.hit
+        switch hit {
+        case .controllerMenuItem(let item): return effects.merged(with: chooseController(item: item))
+        case .controllerName:
+            controllerMenuOpen.toggle()
+            controllerMenuDigits = []
+            return effects.merged(with: .redraw)
+        case .controllerStripSwitch: return effects.merged(with: setShowsControllerStrip(!showsControllerStrip))
+        default:
+            if controllerMenuOpen {
+                // A press elsewhere closes the menu, and does nothing else.
+                controllerMenuOpen = false
+                return effects.merged(with: .redraw)
+            }
+        }
         if located.lane != laneIndex {
             // A press in another lane's band makes it the lane edited.
             laneIndex = located.lane
             selection.removeAll()
             lastChannel = nil
+            forgetControllerChoice()
         }
         if case .laneMute(let l) = hit { return effects.merged(with: toggleMute(l)) }
         if case .laneHeader = hit { return effects.merged(with: .redraw) }
@@ -504,6 +536,15 @@ public struct PianoRollEditor {
             if !onThumb { scrollThumb(to: beat - geometry.gridWidth / geometry.pixelsPerBeat / 2, of: total) }
             gesture = .scroll(Pan(pressX: x, pressY: y, firstBeat: geometry.firstBeat, topKey: geometry.topKey, stackScroll: stackScroll), total)
             return effects.merged(with: .redraw)
+        }
+        if case .controller(let beat, let value, let point) = hit {
+            switch button {
+            case .left: return effects.merged(with: pointPress(beat: beat, value: value, point: point))
+            case .right:
+                gesture = .erasePoints
+                return effects.merged(with: erasePoint(point))
+            case .middle: break
+            }
         }
         switch button {
         case .left: effects = effects.merged(with: leftPress(hit, x: x, y: y, modifiers: modifiers))
@@ -531,6 +572,14 @@ public struct PianoRollEditor {
         }
         switch current {
         case .idle:
+            return .none
+        case .point(var d):
+            // Like a note, a point moves only once the pointer has travelled: a click selects it.
+            guard started(&d, x: x, y: y), let c = chosenController else { return .none }
+            gesture = .point(d)
+            return movePoint(d.index, beat: geometry.beat(forX: x), value: geometry.controllerValue(forY: y, of: c.kind))
+        case .erasePoints:
+            if case .controller(_, _, let point)? = controllerStripHit(x: x, y: y) { return erasePoint(point) }
             return .none
         case .move(var d):
             guard started(&d, x: x, y: y) else { return .none }
@@ -603,6 +652,7 @@ public struct PianoRollEditor {
     public mutating func key(_ k: EditorKey) -> EditorEffects {
         let control = k.modifiers.contains(.control)
         let shift = k.modifiers.contains(.shift)
+        if controllerMenuOpen, gesture == nil { return controllerMenuKey(k) }
         switch k.name {
         case .escape:
             let cancelled = cancelGesture()
@@ -638,6 +688,11 @@ public struct PianoRollEditor {
                 return setShowsAllLanes(!showsAllLanes)
             case UInt8(ascii: "m"), UInt8(ascii: "M"):
                 return toggleMute(laneIndex)
+            case UInt8(ascii: "c"), UInt8(ascii: "C"):
+                return setShowsControllerStrip(!showsControllerStrip)
+            case UInt8(ascii: "r"), UInt8(ascii: "R"):
+                guard gesture == nil else { return .none }
+                return toggleRamp()
             default:
                 return .none
             }
@@ -647,7 +702,7 @@ public struct PianoRollEditor {
         guard gesture == nil else { return .none }
         switch k.name {
         case .delete, .backspace:
-            return deleteSelection()
+            return selection.isEmpty ? deleteSelectedPoint() : deleteSelection()
         case .tab:
             return shift ? previousLane() : nextLane()
         case .pageDown:
@@ -733,6 +788,7 @@ public struct PianoRollEditor {
         }
         selection.removeAll()
         lastChannel = nil
+        forgetControllerChoice()
         let keys = geometry.visibleKeys
         if !laneNotes.contains(where: { keys.contains(Int($0.key)) }) { geometry.fitKeys(of: laneNotes) }
         // Other lanes (a preset, another song): their bands fitted to the view anew.
@@ -755,6 +811,10 @@ public struct PianoRollEditor {
         case pan(Pan)
         /// The scrollbar's thumb dragged, along a track of these beats (fixed at the press).
         case scroll(Pan, Double)
+        /// A controller point dragged.
+        case point(PointDrag)
+        /// Right button held in the controller strip: points passed over go.
+        case erasePoints
     }
 
     /// A drag of the selected notes: their values when it began.
@@ -775,6 +835,14 @@ public struct PianoRollEditor {
             for n in originals where n.id == anchor { return n }
             return originals[0]
         }
+    }
+
+    /// A drag of controller point `index` (in `document.controllers`).
+    struct PointDrag {
+        var index: Int
+        var pressX: Double
+        var pressY: Double
+        var started = false
     }
 
     struct RubberBand {
@@ -843,17 +911,23 @@ public struct PianoRollEditor {
         case .keyboard(let key):
             let channel = lastChannel ?? laneNotes.last?.channel ?? document.defaultChannel(ofLane: laneIndex)
             return EditorEffects(audition: EditorAudition(key: key, velocity: lastVelocity, channel: channel))
-        case .ruler, .none, .laneHeader, .laneMute, .scrollbar:
+        case .ruler, .none, .laneHeader, .laneMute, .scrollbar, .controller, .controllerName, .controllerMenuItem, .controllerStripSwitch:
             return .none
         }
     }
 
     /// Whether the drag has gone past the threshold (and from now on counts).
     func started(_ d: inout NoteDrag, x: Double, y: Double) -> Bool {
-        if !d.started, abs(x - d.pressX) >= PianoRollEditor.dragThresholdPixels || abs(y - d.pressY) >= PianoRollEditor.dragThresholdPixels {
-            d.started = true
-        }
-        return d.started
+        PianoRollEditor.pastThreshold(&d.started, pressX: d.pressX, pressY: d.pressY, x: x, y: y)
+    }
+
+    func started(_ d: inout PointDrag, x: Double, y: Double) -> Bool {
+        PianoRollEditor.pastThreshold(&d.started, pressX: d.pressX, pressY: d.pressY, x: x, y: y)
+    }
+
+    static func pastThreshold(_ started: inout Bool, pressX: Double, pressY: Double, x: Double, y: Double) -> Bool {
+        if !started, abs(x - pressX) >= dragThresholdPixels || abs(y - pressY) >= dragThresholdPixels { started = true }
+        return started
     }
 
     mutating func move(_ d: inout NoteDrag, x: Double, y: Double) -> EditorEffects {
@@ -1092,9 +1166,17 @@ public struct PianoRollEditor {
         document = d
         laneIndex = Swift.min(Swift.max(s.laneIndex, 0), d.lanes.count - 1)
         selection = s.selection
+        selectedPoint = nil
         let lane = laneIndex
         let doc = document
         selection.filter { id in doc.note(id).map { $0.lane == lane } ?? false }
+    }
+
+    /// The strip shows the lane's first controller again, none selected.
+    mutating func forgetControllerChoice() {
+        controllerChoice = nil
+        selectedPoint = nil
+        controllerMenuOpen = false
     }
 
     /// Ends a gesture without keeping what it did; false when there was none.
@@ -1106,6 +1188,7 @@ public struct PianoRollEditor {
             d.continueIDs(after: document)
             document = d
             selection = start.selection
+            if case .point? = gesture { selectedPoint = nil }
         }
         gesture = nil
         gestureGeometry = nil
@@ -1116,7 +1199,7 @@ public struct PianoRollEditor {
     }
 
     func changed(since before: EditorDocument) -> Bool {
-        document.notes != before.notes || document.lanes != before.lanes
+        document.notes != before.notes || document.lanes != before.lanes || document.controllers != before.controllers
     }
 
     static func sane(_ v: Double) -> Double { v.isFinite ? Swift.min(Swift.max(v, -1e7), 1e7) : 0 }

@@ -7,8 +7,9 @@ import TactusModel
 /// Layout, left to right and top to bottom: the keyboard strip
 /// (`keyboardWidth` wide, the note names) left of the grid; the ruler
 /// (`rulerHeight` high: beat numbers and the loop marker) above it; the
-/// velocity strip (`velocityHeight` high) below it; the scrollbar
-/// (`scrollbarHeight` high, none when 0) below that. In the grid, beats run
+/// velocity strip (`velocityHeight` high) below it; the controller strip
+/// (`controllerHeight` high, none when 0) below that; the scrollbar
+/// (`scrollbarHeight` high, none when 0) at the bottom. In the grid, beats run
 /// to the right from `firstBeat` at its left edge, `pixelsPerBeat` to a
 /// beat; keys run down from `topKey` in the top row, `keyHeight` to a row.
 ///
@@ -25,7 +26,9 @@ public struct PianoRollGeometry: Equatable, Sendable {
     public var rulerHeight: Double = 22
     /// The velocity strip below the grid.
     public var velocityHeight: Double = 56
-    /// The horizontal scrollbar at the bottom, below the velocity strip (0: none).
+    /// The controller strip below the velocity strip (0: none; `PianoRollEditor` shows it).
+    public var controllerHeight: Double = 0
+    /// The horizontal scrollbar at the bottom, below the controller strip (0: none).
     public var scrollbarHeight: Double = 0
     /// How far from a note's end a press grabs the edge rather than the body
     /// (at most a third of the note's width).
@@ -73,9 +76,11 @@ public struct PianoRollGeometry: Equatable, Sendable {
     /// The grid's top edge (the ruler's bottom edge).
     public var gridTop: Double { rulerHeight }
     /// The grid's bottom edge (the velocity strip's top edge).
-    public var gridBottom: Double { Swift.max(rulerHeight, height - velocityHeight - scrollbarHeight) }
-    /// The scrollbar's top edge (the velocity strip's bottom edge).
+    public var gridBottom: Double { Swift.max(rulerHeight, height - velocityHeight - controllerHeight - scrollbarHeight) }
+    /// The scrollbar's top edge (the controller strip's bottom edge).
     public var scrollbarTop: Double { height - scrollbarHeight }
+    /// The controller strip's top edge (the velocity strip's bottom edge).
+    public var controllerTop: Double { Swift.max(gridBottom, scrollbarTop - controllerHeight) }
     public var gridWidth: Double { Swift.max(0, width - keyboardWidth) }
     public var gridHeight: Double { gridBottom - gridTop }
 
@@ -122,12 +127,34 @@ public struct PianoRollGeometry: Equatable, Sendable {
 
     /// The velocity strip's bars stand on `velocityBase` and reach up to
     /// `velocityTop` at velocity 127 (3 pixels inside the strip).
-    public var velocityBase: Double { scrollbarTop - 3 }
+    public var velocityBase: Double { controllerTop - 3 }
     public var velocityTop: Double { gridBottom + 3 }
 
     /// The y of the top of a velocity bar.
     public func y(forVelocity velocity: UInt8) -> Double {
         velocityBase - Double(velocity) / 127 * Swift.max(0, velocityBase - velocityTop)
+    }
+
+    /// The controller strip's values stand between `controllerBase` (the
+    /// lowest value) and `controllerPeak` (the highest), 4 pixels inside it.
+    public var controllerBase: Double { scrollbarTop - 4 }
+    public var controllerPeak: Double { controllerTop + 4 }
+
+    /// The y of a controller's value: 0 at the base and 127 at the peak; a
+    /// bend around the middle (its centre line, no bend), 8192 to a half.
+    public func y(forControllerValue value: Int16, of kind: ControllerKind) -> Double {
+        let span = Swift.max(0, controllerBase - controllerPeak)
+        if kind == .bend { return controllerBase - span / 2 - Double(value) / 8192 * span / 2 }
+        return controllerBase - Double(value) / 127 * span
+    }
+
+    /// The value a press at y in the controller strip sets, within the kind's range.
+    public func controllerValue(forY y: Double, of kind: ControllerKind) -> Int16 {
+        let span = controllerBase - controllerPeak
+        guard span > 0, y.isFinite else { return kind == .bend ? 0 : 64 }
+        let fraction = PianoRollGeometry.clamp((controllerBase - y) / span, 0...1)
+        if kind == .bend { return Int16(PianoRollGeometry.clamp(((fraction - 0.5) * 2 * 8192).rounded(), -8192...8191)) }
+        return Int16((fraction * 127).rounded())
     }
 
     /// The velocity a press at y in the velocity strip sets, 1-127.
@@ -155,6 +182,7 @@ public struct PianoRollGeometry: Equatable, Sendable {
         g.rulerHeight = top
         g.height = Swift.max(top, bottom)
         g.velocityHeight = 0
+        g.controllerHeight = 0
         g.scrollbarHeight = 0
         g.keyHeight = keyHeight.isFinite && keyHeight > 0 ? keyHeight : self.keyHeight
         g.topKey = topKey

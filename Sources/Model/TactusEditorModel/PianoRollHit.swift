@@ -19,6 +19,16 @@ public enum PianoRollHit: Equatable, Sendable {
     /// The velocity strip: the note whose velocity stem is under the
     /// pointer, nil between stems.
     case velocity(noteID: UInt32?)
+    /// The controller strip: the beat and the value under the pointer (not
+    /// snapped) for the controller chosen, and the index in
+    /// `EditorDocument.controllers` of its point there (nil between points).
+    case controller(beat: Double, value: Int16, point: Int?)
+    /// The controller strip's name, left of it: opens the menu of controllers.
+    case controllerName
+    /// An item of the open menu of controllers (`PianoRollEditor.controllerMenuItems`).
+    case controllerMenuItem(Int)
+    /// The switch left of the velocity strip that shows or hides the controller strip.
+    case controllerStripSwitch
     /// The stacked view: a lane's header (its name), left of its band.
     case laneHeader(lane: Int)
     /// The stacked view: a lane's mute button, in its header.

@@ -68,7 +68,7 @@ extension EditorWindow {
         XStoreName(display, window, "Tactus pattern editor")
         XSelectInput(
             display, window,
-            Int(ExposureMask | ButtonPressMask | ButtonReleaseMask | Button1MotionMask | Button2MotionMask | Button3MotionMask
+            Int(ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | Button1MotionMask | Button2MotionMask | Button3MotionMask
                 | KeyPressMask | StructureNotifyMask | FocusChangeMask))
         guard let surface = cairo_xlib_surface_create(display, window, XDefaultVisual(display, screen), width, height) else {
             XDestroyWindow(display, window)

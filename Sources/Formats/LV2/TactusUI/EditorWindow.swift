@@ -41,6 +41,9 @@ final class EditorWindow {
     private var indexGeneration: UInt64
     /// False once another editor took the window (`replaceEditor`), until the next frame indexes its notes.
     private var indexIsCurrent = true
+    /// What the strip's controller sends in one pass, for the document, lane and controller it was computed for.
+    private var controllerSteps: [ControllerCycle.Step] = []
+    private var stepsKey: (generation: UInt64, lane: Int, choice: ControllerChoice?)?
     private var playhead = PlayheadClock()
     /// The last error the plugin reported, or a notice of the editor's own.
     private var status: [UInt8] = []
@@ -294,6 +297,7 @@ final class EditorWindow {
     private func replaceEditor(with next: PianoRollEditor) {
         editor = next
         indexIsCurrent = false
+        stepsKey = nil
         needsDraw = true
         placeGrid()
     }
@@ -444,6 +448,12 @@ final class EditorWindow {
             indexGeneration = editor.generation
             indexIsCurrent = true
         }
+        let choice = editor.chosenController
+        if editor.showsControllerStrip,
+            stepsKey.map({ $0.generation != editor.generation || $0.lane != editor.laneIndex || $0.choice != choice }) ?? true {
+            controllerSteps = editor.chosenControllerSteps()
+            stepsKey = (editor.generation, editor.laneIndex, choice)
+        }
         let beat: Double? = playhead.isKnown ? playhead.beat(at: now) : nil
         // The playhead runs through the pattern that plays, from its origin; in another pattern shown there is none.
         let scene = editor.scene
@@ -451,7 +461,8 @@ final class EditorWindow {
         let top = shownStatus
         PianoRollPainter.draw(
             editor, index: index, playheadBeat: shownPlays ? beat.map { $0 - scene.origin } : nil, rolling: playhead.isRolling,
-            status: top.text, statusIsError: top.isError, image: image, scale: scale.factor, on: cr)
+            status: top.text, statusIsError: top.isError, image: image, scale: scale.factor,
+            controllerSteps: editor.showsControllerStrip ? controllerSteps : [], on: cr)
         let layout = sceneLayout
         if layout.isShown {
             ScenePainter.draw(

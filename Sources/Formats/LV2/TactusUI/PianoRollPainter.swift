@@ -61,7 +61,7 @@ enum PianoRollPainter {
     /// surface `cr` draws on, `scale` device pixels to a logical one.
     static func draw(
         _ editor: PianoRollEditor, index: NoteTimeIndex, playheadBeat: Double?, rolling: Bool, status: [UInt8], statusIsError: Bool,
-        image: OpaquePointer, scale: Double, on cr: OpaquePointer
+        image: OpaquePointer, scale: Double, controllerSteps: [ControllerCycle.Step] = [], on cr: OpaquePointer
     ) {
         let g = editor.geometry
         cairo_save(cr)
@@ -143,6 +143,7 @@ enum PianoRollPainter {
             let notes = editor.document.notes
             let white = PixelCanvas.colour(1, 1, 1)
             let lit = PixelCanvas.colour(1.0, 0.95, 0.55)
+            let lockMark = PixelCanvas.colour(0.95, 0.6, 0.15)
             for (lane, lg) in shown {
                 let length = editor.document.lanes[lane].length.approximateValue
                 let laneBeat = playheadBeat.flatMap { beatInLoop($0, length: length) }
@@ -172,12 +173,17 @@ enum PianoRollPainter {
                         if editor.selection.contains(note.id) {
                             canvas.outline(x: left + insetX, y: box.y + inset, width: w, height: box.height - 2 * inset, thickness: 1, colour: white)
                         }
+                        if !note.locks.isEmpty, box.x >= gridLeft {
+                            // A lock (`ccN=V`): a mark in the note's top left corner; its value shows on hover.
+                            let side = Swift.min(4, Swift.max(box.height - 2 * inset, 1))
+                            canvas.fill(x: left + insetX, y: box.y + inset, width: Swift.min(side, w), height: side, colour: lockMark)
+                        }
                     }
                     if stems {
                         // The velocity strip: one bar per note, its height the velocity.
                         if box.x >= gridLeft {
                             var stemCanvas = canvas
-                            stemCanvas.clip(x: gridLeft, y: gridBottom, width: gridRight - gridLeft, height: g.scrollbarTop - gridBottom)
+                            stemCanvas.clip(x: gridLeft, y: gridBottom, width: gridRight - gridLeft, height: g.controllerTop - gridBottom)
                             let top = g.y(forVelocity: note.velocity)
                             stemCanvas.fill(x: box.x, y: top, width: 3, height: g.velocityBase - top, colour: fill)
                         }
@@ -298,6 +304,9 @@ enum PianoRollPainter {
                 rect(cr, thumb.x, g.scrollbarTop + 2, thumb.width, g.scrollbarHeight - 4)
             }
         }
+
+        ControllerStripPainter.draw(editor, steps: controllerSteps, on: cr)
+        ControllerStripPainter.drawLockLabel(editor, on: cr)
 
         // The top line: the view's switch, the lane tabs (one lane at a time) or the lane
         // edited (every lane), the snap grid, and the status (an error or a notice).

@@ -37,6 +37,7 @@ extension EditorKey {
         case XK_BackSpace: name = .backspace
         case XK_Tab, XK_ISO_Left_Tab: name = .tab
         case XK_Escape: name = .escape
+        case XK_Return, XK_KP_Enter: name = .enter
         case XK_Left, XK_KP_Left: name = .left
         case XK_Right, XK_KP_Right: name = .right
         case XK_Up, XK_KP_Up: name = .up

@@ -55,8 +55,11 @@ public struct EditorDocument {
     public private(set) var lanes: [PatternLane]
     /// Every note in text order (all lanes of the pattern edited).
     public private(set) var notes: [EditorNote]
-    /// The lanes' controller points (version 3, §10), kept as written: the
-    /// piano roll does not edit them, and their lines stay in the text.
+    /// The lanes' controller points (version 3, §10) in text order. The
+    /// controller strip edits them (`addController`, `moveController`,
+    /// `setControllerRamp`, `removeController`): an edit rewrites only the
+    /// fields it changes in the point's own statement; every other point's
+    /// line stays as written.
     public private(set) var controllers: [ControllerPoint]
     /// A sentence for a person about what the last edit did to the text's
     /// comments (a comment left on a line of its own when its note was
@@ -81,6 +84,8 @@ public struct EditorDocument {
     /// their common cycles, and each pattern's cycle (the song's length).
     var otherNoteCount = 0
     var otherCycleNoteCount = 0
+    /// The controller events over the other patterns' cycles.
+    var otherControllerEventCount = 0
     /// Each pattern's cycle `C` (§9.1), in text order.
     public private(set) var cycles: [BeatRational] = []
 
@@ -138,6 +143,7 @@ public struct EditorDocument {
             for (i, other) in arrangement.patterns.enumerated() where i != chosen {
                 otherNoteCount += other.pattern.notes.count
                 otherCycleNoteCount += LaneCycle.cycleNoteCount(other.pattern)
+                otherControllerEventCount += ControllerCycle.eventCount(other.pattern)
             }
         }
         let scope = arrangement.hasPatternLines ? chosen : nil
@@ -225,7 +231,7 @@ public struct EditorDocument {
             for (s, segment) in line.segments.enumerated() {
                 if s > 0 { out.append(UInt8(ascii: ";")) }
                 switch segment.role {
-                case .verbatim:
+                case .verbatim, .controller:
                     out += segment.raw
                 case .note(let w):
                     if let i = index(ofNote: w.id) {
@@ -498,7 +504,7 @@ public struct EditorDocument {
             for s in out.lines[l].segments.indices {
                 let segment = out.lines[l].segments[s]
                 switch segment.role {
-                case .verbatim: continue
+                case .verbatim, .controller: continue
                 case .note(let w):
                     guard let i = index(ofNote: w.id) else { continue }
                     var raw = SourceSegment.rendered(segment.raw, w, notes[i])
@@ -527,29 +533,175 @@ public struct EditorDocument {
         return out
     }
 
-    /// Adds a controller point (contract §10) to lane `point.lane`, written
-    /// as the writer writes it after the lane's last statement (before the
-    /// next lane's line, or at the end). The header becomes
-    /// `tactus-pattern 3` (a version-1 text's `length` becomes `lane main`
-    /// first, as in `setLane`). The whole text is checked by the parser; a
-    /// refused point changes nothing. O(text length).
-    public mutating func addController(_ point: ControllerPoint) -> Result<Void, PatternError> {
+    // MARK: Controller points (version 3, §10)
+
+    /// Adds a controller point (contract §10) to lane `point.lane` and
+    /// returns its index in `controllers`: written as the writer writes it,
+    /// on a line of its own after the lane's last statement (its notes, its
+    /// points). A text of version 1 or 2 becomes `tactus-pattern 3` first (a
+    /// version-1 `length` becomes `lane main`, as in `setLane`). The point is
+    /// checked against the format's rules (its range, a point of the same
+    /// controller at that beat, the cycle's controller events); a refused
+    /// point changes nothing. Notes keep their ids. O(text length + n).
+    @discardableResult
+    public mutating func addController(_ point: ControllerPoint) -> Result<Int, PatternError> {
         guard lanes.indices.contains(point.lane) else { return .failure(PatternError(line: 0, reason: .controllerBeforeLane)) }
-        var layout = version2Layout()
-        if let (l, s) = layout.position(ofStatement: "tactus-pattern") {
-            var raw = layout.lines[l].segments[s].raw
-            let fields = SourceSegment.fieldRanges(raw)
-            if fields.count == 2 { raw.replaceSubrange(fields[1], with: [UInt8(ascii: "3")]) }
-            layout.lines[l].segments[s].raw = raw
-        }
+        if let problem = point.problem { return .failure(PatternError(line: 0, reason: problem)) }
         let statement = Array(PatternWriter.controllerStatement(point, defaultChannel: lanes[point.lane].channel).utf8)
-        // (`version2Layout` keeps every line where it was.)
-        if let (l, _) = self.layout.position(ofLengthOfLane: point.lane + 1) {
-            layout.lines.insert(LayoutLine(segments: [SourceSegment(raw: statement, role: .verbatim)], comment: [], end: layout.newline), at: l)
-        } else {
-            layout.appendLine(statement)
+        var candidate = self
+        if textVersion < 3 {
+            var layout = version2Layout()
+            if let (l, s) = layout.position(ofStatement: "tactus-pattern") {
+                var raw = layout.lines[l].segments[s].raw
+                let fields = SourceSegment.fieldRanges(raw)
+                if fields.count == 2 { raw.replaceSubrange(fields[1], with: [UInt8(ascii: "3")]) }
+                layout.lines[l].segments[s].raw = raw
+            }
+            candidate.layout = layout
+            if case .failure(let error) = candidate.adoptKeepingNoteIDs() { return .failure(error) }
         }
-        return adopt(layout)
+        let after = candidate.layout.lastLine(ofLane: point.lane, document: candidate) ?? (candidate.layout.lines.count - 1)
+        var end = candidate.layout.newline
+        if candidate.layout.lines[after].end == .none {
+            candidate.layout.lines[after].end = candidate.layout.newline
+            end = .none
+        }
+        candidate.layout.lines.insert(
+            LayoutLine(segments: [SourceSegment(raw: statement, role: .controller)], comment: [], end: end), at: after + 1)
+        let k = candidate.layout.controllerCount(before: after + 1)
+        candidate.controllers.insert(point, at: k)
+        if let problem = candidate.controllerProblem() { return .failure(problem) }
+        candidate.notice = nil
+        self = candidate
+        return .success(k)
+    }
+
+    /// Gives controller point `index` a new beat and value (its kind,
+    /// channel and `ramp` as they are): only those fields of its statement
+    /// are rewritten, the rest of its line kept. Refused (nothing changes)
+    /// when it breaks the format's rules. O(lines + n).
+    public mutating func moveController(_ index: Int, start: BeatRational, value: Int16) -> Result<Void, PatternError> {
+        guard controllers.indices.contains(index), let (l, s) = layout.position(ofController: index) else {
+            return .failure(PatternError(line: 0, reason: .controllerBeforeLane))
+        }
+        var point = controllers[index]
+        guard point.start != start || point.value != value else { return .success(()) }
+        point.start = start
+        point.value = value
+        var raw = layout.lines[l].segments[s].raw
+        let fields = SourceSegment.fieldRanges(raw)
+        let at = point.kind.word == "cc" ? 2 : 1
+        guard fields.count > at + 1 else { return .failure(PatternError(line: 0, reason: .controllerBeforeLane)) }
+        // Right to left, so the first range stays valid.
+        raw.replaceSubrange(fields[at + 1], with: Array("\(value)".utf8))
+        raw.replaceSubrange(fields[at], with: EditorText.beat(start))
+        return replaceController(index, with: point, raw: raw, at: (l, s))
+    }
+
+    /// Turns `ramp` on or off on controller point `index` (never on a
+    /// `program`): the word is added after the statement's last field, or
+    /// taken away with the blanks before it. O(lines + n).
+    public mutating func setControllerRamp(_ index: Int, _ ramp: Bool) -> Result<Void, PatternError> {
+        guard controllers.indices.contains(index), let (l, s) = layout.position(ofController: index) else {
+            return .failure(PatternError(line: 0, reason: .controllerBeforeLane))
+        }
+        var point = controllers[index]
+        guard point.ramp != ramp else { return .success(()) }
+        if point.kind == .program { return .failure(PatternError(line: 0, reason: .programRamp)) }
+        point.ramp = ramp
+        var raw = layout.lines[l].segments[s].raw
+        let fields = SourceSegment.fieldRanges(raw)
+        if ramp {
+            guard let last = fields.last else { return .failure(PatternError(line: 0, reason: .controllerBeforeLane)) }
+            raw.insert(contentsOf: Array(" ramp".utf8), at: last.upperBound)
+        } else {
+            guard let field = fields.last(where: { SourceSegment.field(raw, $0, is: "ramp") }) else {
+                return .failure(PatternError(line: 0, reason: .controllerBeforeLane))
+            }
+            var from = field.lowerBound
+            while from > 0, StatementReader.isBlank(raw[from - 1]) { from -= 1 }
+            raw.removeSubrange(from..<field.upperBound)
+        }
+        return replaceController(index, with: point, raw: raw, at: (l, s))
+    }
+
+    /// Removes controller point `index`: its statement goes, and its line
+    /// with it unless the line holds other statements or a comment (the
+    /// comment then stays on a line of its own). O(lines + n).
+    @discardableResult
+    public mutating func removeController(_ index: Int) -> Bool {
+        guard controllers.indices.contains(index), let (l, s) = layout.position(ofController: index) else { return false }
+        var candidate = self
+        candidate.controllers.remove(at: index)
+        var line = candidate.layout.lines[l]
+        line.segments.remove(at: s)
+        if line.statementCount == 0 && line.comment.isEmpty {
+            if line.end == .none, l > 0 { candidate.layout.lines[l - 1].end = .none }
+            candidate.layout.lines.remove(at: l)
+        } else {
+            if line.statementCount == 0 { line.segments = [] }
+            candidate.layout.lines[l] = line
+        }
+        // Taking a point away can only break the cycle limits of ramps around it (never expected).
+        if candidate.controllerProblem() != nil { return false }
+        candidate.notice = nil
+        self = candidate
+        return true
+    }
+
+    /// Puts `point` in place of controller `index`, its statement `raw`, when the rules take it.
+    private mutating func replaceController(_ index: Int, with point: ControllerPoint, raw: [UInt8], at place: (Int, Int)) -> Result<Void, PatternError> {
+        var candidate = self
+        candidate.controllers[index] = point
+        candidate.layout.lines[place.0].segments[place.1].raw = raw
+        if let problem = candidate.controllerProblem() { return .failure(problem) }
+        candidate.notice = nil
+        self = candidate
+        return .success(())
+    }
+
+    /// The first rule the pattern's controllers break (as the parser checks
+    /// them: each point, duplicates, the cycle's controller events), nil
+    /// when none. O(points log points + n).
+    func controllerProblem() -> PatternError? {
+        let mine = pattern()
+        if let error = mine.validationError() ?? arrangementProblem() { return EditorDocument.withoutLine(error) }
+        let events = ControllerCycle.eventCount(mine)
+        if events > ControllerCycle.maximumCycleEventCount {
+            return PatternError(line: 0, reason: .tooManyCycleControllerEvents(cycle: PatternWriter.beatText(mine.length)))
+        }
+        if events + otherControllerEventCount > ControllerCycle.maximumTotalCycleEventCount {
+            return PatternError(line: 0, reason: .tooManyTotalCycleControllerEvents)
+        }
+        return nil
+    }
+
+    /// Becomes the document the layout's text spells, read again by the
+    /// parser, each note keeping its id (the notes are the same, in the same
+    /// order: only the header or controller lines changed).
+    private mutating func adoptKeepingNoteIDs() -> Result<Void, PatternError> {
+        let fresh: EditorDocument
+        do {
+            fresh = try EditorDocument(parsing: text(), pattern: patternIndex, firstID: 1)
+        } catch {
+            return .failure(error)
+        }
+        guard fresh.notes.count == notes.count else { return .failure(PatternError(line: 0, reason: .controllerBeforeLane)) }
+        var next = fresh
+        for i in next.notes.indices { next.notes[i] = EditorNote(id: notes[i].id, next.notes[i].patternNote) }
+        next.idOrder = idOrder
+        for l in next.layout.lines.indices {
+            for s in next.layout.lines[l].segments.indices {
+                if case .note(var w) = next.layout.lines[l].segments[s].role {
+                    w.id = notes[Int(w.id) - 1].id
+                    next.layout.lines[l].segments[s].role = .note(w)
+                }
+            }
+        }
+        next.nextID = nextID
+        next.notice = notice
+        self = next
+        return .success(())
     }
 
     /// Becomes the document `layout` spells, when the parser takes it.

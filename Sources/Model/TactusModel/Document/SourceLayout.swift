@@ -33,6 +33,7 @@ struct SourceLayout {
         var noteIndex = 0
         var laneIndex = 0
         var lengthCount = 0
+        var controllerCount = 0
         // The pattern the statements belong to (version 3 with `pattern` lines; -1 outside any).
         var current = inPattern == nil ? 0 : -1
         let edited = inPattern ?? 0
@@ -71,6 +72,9 @@ struct SourceLayout {
                             guard pattern.version == 1, fields.count == 2 else { return nil }
                             role = .length(WrittenLength(lane: 0, written: pattern.length, field: fields[1]))
                             lengthCount += 1
+                        } else if SourceSegment.isControllerWord(raw, first) {
+                            role = .controller
+                            controllerCount += 1
                         } else if SourceSegment.field(raw, first, is: "lane") {
                             guard laneIndex < pattern.laneList.count, fields.count >= 4 else { return nil }
                             role = .length(WrittenLength(lane: laneIndex, written: pattern.laneList[laneIndex].length, field: fields[3]))
@@ -85,7 +89,7 @@ struct SourceLayout {
             lines.append(line)
             start = end + 1
         }
-        guard noteIndex == pattern.notes.count, laneIndex == pattern.laneList.count,
+        guard noteIndex == pattern.notes.count, laneIndex == pattern.laneList.count, controllerCount == pattern.controllers.count,
             pattern.version == 2 || lengthCount == 1
         else { return nil }
         let newline = lines.first.map { $0.end == .crlf } == true ? LineEnd.crlf : LineEnd.lf
@@ -100,6 +104,48 @@ struct SourceLayout {
             }
         }
         return nil
+    }
+
+    /// Where the statement of controller point `k` (in text order) is. O(lines).
+    func position(ofController k: Int) -> (line: Int, segment: Int)? {
+        var n = 0
+        for (l, line) in lines.enumerated() {
+            for (s, segment) in line.segments.enumerated() {
+                guard case .controller = segment.role else { continue }
+                if n == k { return (l, s) }
+                n += 1
+            }
+        }
+        return nil
+    }
+
+    /// How many controller points stand on the lines before line `line`. O(lines).
+    func controllerCount(before line: Int) -> Int {
+        var n = 0
+        for l in lines[..<line] {
+            for segment in l.segments { if case .controller = segment.role { n += 1 } }
+        }
+        return n
+    }
+
+    /// The last line holding a statement of lane `lane` of the pattern
+    /// edited (its `lane` line, a note, a controller point). O(lines + n).
+    func lastLine(ofLane lane: Int, document: EditorDocument) -> Int? {
+        var last: Int?
+        var k = 0
+        for (l, line) in lines.enumerated() {
+            for segment in line.segments {
+                switch segment.role {
+                case .verbatim: break
+                case .length(let w): if w.lane == lane { last = l }
+                case .note(let w): if document.note(w.id)?.lane == lane { last = l }
+                case .controller:
+                    if k < document.controllers.count, document.controllers[k].lane == lane { last = l }
+                    k += 1
+                }
+            }
+        }
+        return last
     }
 
     /// Where the statement giving lane `lane` its length is (`length` in
@@ -190,6 +236,11 @@ struct SourceSegment {
         return true
     }
 
+    /// Whether the field is a controller point's word: `cc`, `bend`, `pressure`, `program`.
+    static func isControllerWord(_ raw: [UInt8], _ range: Range<Int>) -> Bool {
+        field(raw, range, is: "cc") || field(raw, range, is: "bend") || field(raw, range, is: "pressure") || field(raw, range, is: "program")
+    }
+
     static func field(_ raw: [UInt8], _ range: Range<Int>, is word: StaticString) -> Bool {
         guard range.count == word.utf8CodeUnitCount else { return false }
         for j in 0..<range.count where raw[range.lowerBound + j] != word.utf8Start[j] { return false }
@@ -205,6 +256,10 @@ enum SegmentRole {
     case note(WrittenNote)
     /// The statement holding a lane's length: `length` (version 1) or `lane` (version 2).
     case length(WrittenLength)
+    /// A controller point (`cc`, `bend`, `pressure`, `program`) of the
+    /// pattern edited: the k-th of them in the text is `controllers[k]`.
+    /// Kept byte for byte until an edit of that point rewrites it.
+    case controller
 }
 
 /// A note statement: the note's id, the values its text spells, and where

@@ -152,19 +152,7 @@ public enum ControllerCycle {
             let point = pattern.controllers[s.point]
             let lane = lanes[point.lane]
             let length = Wide(lane.length)
-            // One pass's events, at beats within (-length, length).
-            var pass: [(Wide, Int16)] = []
-            if let from = s.rampFrom {
-                let step = Wide(lane.rampStep)
-                let span = s.end - from.beat
-                var m: Int128 = 1
-                while step * Wide(m) < span {
-                    let offset = step * Wide(m)
-                    pass.append((from.beat + offset, rampValue(from: from.value, to: s.value, at: offset, span: span)))
-                    m += 1
-                }
-            }
-            pass.append((s.end, s.value))
+            let pass = passEvents(s, step: Wide(lane.rampStep))
             for k in 0..<perPass[point.lane] {
                 let base = length * Wide(Int128(k))
                 for (beat, value) in pass {
@@ -176,6 +164,61 @@ public enum ControllerCycle {
             }
         }
         out.sort { a, b in a.beat != b.beat ? a.beat < b.beat : ControllerCycle.precedes(a, b) }
+        return out
+    }
+
+    /// One segment's events in one pass, at beats within (-length, length):
+    /// a ramp's grid samples strictly inside it, then its end (§10.2).
+    static func passEvents(_ s: Segment, step: Wide) -> [(Wide, Int16)] {
+        var pass: [(Wide, Int16)] = []
+        if let from = s.rampFrom {
+            let span = s.end - from.beat
+            var m: Int128 = 1
+            while step * Wide(m) < span {
+                let offset = step * Wide(m)
+                pass.append((from.beat + offset, rampValue(from: from.value, to: s.value, at: offset, span: span)))
+                m += 1
+            }
+        }
+        pass.append((s.end, s.value))
+        return pass
+    }
+
+    /// One value a controller sends in one pass of its lane: its beat in
+    /// the pass (swung, `0 <= beat <` the lane's length) and the value.
+    public struct Step: Equatable, Sendable {
+        public var beat: Double
+        public var value: Int16
+        /// The point it belongs to (a ramp's samples carry their point's), an index into `Pattern.controllers`.
+        public var pointIndex: Int
+    }
+
+    /// What one controller (`kind` on `channel`) of lane `lane` sends in one
+    /// pass of the lane, sorted by beat: each step point, each ramp's samples
+    /// and end, computed as `events` computes them (the one computation of
+    /// §10.2), the first point's ramp wrapped across the loop end. For an
+    /// editor to draw what is emitted. Empty when the pattern has none, or
+    /// when it is not valid. O(points log points + steps).
+    public static func laneSteps(_ pattern: Pattern, lane: Int, kind: ControllerKind, channel: UInt8) -> [Step] {
+        guard pattern.lanes.indices.contains(lane), pattern.validationError() == nil,
+            ControllerCycle.eventCount(pattern) <= maximumCycleEventCount,
+            let segments = segments(pattern)
+        else { return [] }
+        let l = pattern.lanes[lane]
+        let length = Wide(l.length)
+        let step = Wide(l.rampStep)
+        var out: [Step] = []
+        for s in segments {
+            let p = pattern.controllers[s.point]
+            guard p.lane == lane, p.kind == kind, p.channel == channel else { continue }
+            for (beat, value) in passEvents(s, step: step) {
+                var b = beat
+                if b < Wide(0) { b = b + length }
+                if !(b < length) { b = b - length }
+                out.append(Step(beat: b.approximateValue, value: value, pointIndex: s.point))
+            }
+        }
+        out.sort { $0.beat < $1.beat }
         return out
     }
 
@@ -199,4 +242,9 @@ public enum ControllerCycle {
         default: return 2048
         }
     }
+}
+
+extension Wide {
+    /// The nearest `Double` (for drawing; never for timing).
+    var approximateValue: Double { Double(num) / Double(den) }
 }
