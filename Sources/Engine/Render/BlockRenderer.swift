@@ -364,6 +364,17 @@ public struct BlockRenderer: ~Copyable {
         return frame < renderedFrame ? renderedFrame : frame
     }
 
+    /// `absoluteFrame` for an act that sends at its own frame (a switch, the
+    /// song turned on): an offset at or past the block's end (which no host
+    /// sends, CLAP and LV2 both keep event times inside the block) acts at
+    /// the block's last frame, so what it sends stays inside the block.
+    @_noLocks @inline(__always)
+    func sendingFrame(_ offset: Int) -> Int64 {
+        let frame = absoluteFrame(offset)
+        let last = blockStartFrame &+ Int64(blockFrameCount > 0 ? blockFrameCount - 1 : 0)
+        return frame > last ? last : frame
+    }
+
     /// Renders everything due before the absolute frame `end`.
     @_noLocks @inline(__always)
     mutating func renderUntil(_ end: Int64, output: inout MIDIEventBuffer) {

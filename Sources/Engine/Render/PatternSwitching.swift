@@ -19,7 +19,7 @@ extension BlockRenderer {
     /// pattern does not exist or a song plays.
     @_noLocks
     public mutating func request(pattern number: Int, grid: SwitchSettings.Grid? = nil, atOffset offset: Int, output: inout MIDIEventBuffer) {
-        let frame = absoluteFrame(offset)
+        let frame = sendingFrame(offset)
         renderUntil(frame, output: &output)
         guard let s = pattern, number >= 1, number <= s.partCount, !scene.songPlays else {
             statistics.ignoredRequests &+= 1
@@ -45,7 +45,7 @@ extension BlockRenderer {
     @_noLocks
     public mutating func setSongEnabled(_ on: Bool, atOffset offset: Int, output: inout MIDIEventBuffer) {
         guard on != scene.songEnabled else { return }
-        let frame = absoluteFrame(offset)
+        let frame = sendingFrame(offset)
         renderUntil(frame, output: &output)
         scene.songEnabled = on
         guard let s = pattern, s.songCount > 0 else { return }
