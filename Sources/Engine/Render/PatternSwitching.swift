@@ -29,7 +29,7 @@ extension BlockRenderer {
         let r = clock.beat(atFrame: frame)
         let b = scene.boundary(request: r, grid: grid ?? settings.grid, grace: settings.grace, beatsPerBar: clock.beatsPerBar)
         let part = number - 1
-        if !(r < b) {
+        if !(r < b) && blockFrameCount > 0 {
             // `now`, a grace that takes the boundary just missed, or a request
             // on the boundary (also while stopped): the switch happens at `f`.
             scene.makePending(part: part, at: b, keepsPhase: settings.keepsPhase, rings: settings.notesRing)
@@ -44,7 +44,8 @@ extension BlockRenderer {
     /// and drops what is pending.
     @_noLocks
     public mutating func setSongEnabled(_ on: Bool, atOffset offset: Int, output: inout MIDIEventBuffer) {
-        guard on != scene.songEnabled else { return }
+        // A block of no frames can send nothing: the control is read again at the next block's start.
+        guard on != scene.songEnabled, blockFrameCount > 0 else { return }
         let frame = sendingFrame(offset)
         renderUntil(frame, output: &output)
         scene.songEnabled = on
