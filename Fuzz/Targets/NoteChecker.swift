@@ -23,6 +23,10 @@ struct NoteChecker {
     private(set) var owed = Set<Int>()
     /// After a stop (or before any position), until a position that may restart.
     private(set) var stopped = true
+    /// The last frame at which a report set the transport rolling: a start and a
+    /// stop at one frame (in that order) leave the start's chase and program
+    /// change (§9.4, §10.4), sent at that frame, standing.
+    private var rolledAt: Int64 = -1
     /// A cut at an absolute frame, and the notes it ended whose note-offs have not come yet.
     private var pendingCut: (frame: Int64, slots: Set<Int>)? = nil
 
@@ -38,6 +42,7 @@ struct NoteChecker {
             cut(at: frame, full: full, violations: &violations)
         case .position:
             stopped = false
+            rolledAt = frame
         default:
             break
         }
@@ -103,7 +108,7 @@ struct NoteChecker {
                 let size = status & 0xF0 == 0xC0 || status & 0xF0 == 0xD0 ? 2 : 3
                 // (A CLAP MIDI event always carries three data bytes.)
                 if e.body.count < size || e.body.count > 3 || e.body.dropFirst().contains(where: { $0 >= 128 }) { violations.add("a malformed controller message: \(e.body)") }
-                if stopped { violations.add("a controller message \(e.body) at \(frame) while the transport is stopped") }
+                if stopped && rolledAt != frame { violations.add("a controller message \(e.body) at \(frame) while the transport is stopped") }
                 continue
             }
             guard e.type == midiType, e.body.count == 3, e.body[1] < 128, e.body[2] < 128 else {
