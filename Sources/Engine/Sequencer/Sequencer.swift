@@ -101,7 +101,9 @@ public struct Sequencer: ~Copyable {
         var installed: PatternSnapshot? = nil
         // Nearly every block has nothing to install: found out without a call.
         if prepared != nil || exchange.pointee.hasPending { installed = installPrepared() }
-        output.reset(capacity: eventCapacity)
+        // A block of no frames has no frame to put an event at: it holds none, so
+        // what would go out there is handled as a full output is (reading (g)).
+        output.reset(capacity: frameCount > 0 ? eventCapacity : 0)
         renderer.beginBlock(frameCount: frameCount, output: &output)
         if audition.isSounding { endAuditionIfDue() }
         blockFrames = frameCount
