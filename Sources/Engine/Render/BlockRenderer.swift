@@ -408,13 +408,15 @@ public struct BlockRenderer: ~Copyable {
                 let f = clock.frame(of: c.beat(in: p) + scene.origin)
                 onFrame = f < segmentStart ? segmentStart : f
             }
-            // §10.6: at one frame, note-offs, then the chase and the controllers, then the note-ons.
+            // §10.6: at one frame, note-offs, then the restores, the chase and the controllers, then the note-ons.
             let (controlFrame, chase) = nextControlFrame(notBefore: segmentStart)
             if offFrame <= onFrame && offFrame <= controlFrame {
                 guard offFrame < end else {
                     if !outputFull { quietUntil = offFrame }
                     break
                 }
+                // §10.6: the restores of an earlier frame go out before this note-off.
+                if controllers.pendingRestoreFrame != offFrame { sendRestoresIfDue(output: &output) }
                 if offFrame > stagingFrame { flushStaging(output: &output) }
                 if midiClock.needsRendering { emitMIDIClock(through: offFrame, segmentStart: segmentStart, output: &output) }
                 guard output.count + stagingCount < output.capacity else {
@@ -429,6 +431,7 @@ public struct BlockRenderer: ~Copyable {
                     if !outputFull { quietUntil = controlFrame }
                     break
                 }
+                sendRestoresIfDue(output: &output)
                 if controlFrame > stagingFrame { flushStaging(output: &output) }
                 if midiClock.needsRendering { emitMIDIClock(through: controlFrame, segmentStart: segmentStart, output: &output) }
                 if chase {
@@ -444,6 +447,7 @@ public struct BlockRenderer: ~Copyable {
                     if !outputFull { quietUntil = onFrame }
                     break
                 }
+                sendRestoresIfDue(output: &output)
                 if outputFull || workLeft <= 0 {
                     skipOnsets(before: end)
                     continue
@@ -454,6 +458,7 @@ public struct BlockRenderer: ~Copyable {
                 playOnset(at: onFrame, output: &output)
             }
         }
+        sendRestoresIfDue(output: &output)
         flushStaging(output: &output)
         if midiClock.needsRendering { emitMIDIClock(through: end &- 1, segmentStart: segmentStart, output: &output) }
         renderedFrame = end
@@ -557,7 +562,9 @@ public struct BlockRenderer: ~Copyable {
             // Retrigger: the sounding note ends just before the new one (§5).
             _ = output.append(.noteOff(offset: offset, slot: slot))
             tracker.end(slot: slot)
+            // Reading (x): decided with the note-on it precedes, its restore follows it at once.
             releaseLocks(slot: slot, atFrame: frame, output: &output)
+            sendRestoresIfDue(output: &output)
         }
         // §10.5: its locks, after the controllers of this frame, before its note-on.
         if locks > 0 { startLocks(ofNote: c.index, slot: slot, in: p, atFrame: frame, output: &output) }
