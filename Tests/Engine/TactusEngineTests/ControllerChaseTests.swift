@@ -76,6 +76,15 @@ struct ControllerChaseTests {
         ])
     }
 
+    @Test("§10.6 with §5 rule 3: a retrigger's note-off is one of the frame's note-offs (after the others), before the restores, the controllers and the note-on")
+    func retriggerAmongNoteOffs() throws {
+        let text = "tactus-pattern 3\nlane a length 4\nnote 0 1 62 100 cc1=90\nnote 0 2 60 100 cc74=120\nnote 1 1 60 100\ncc 74 0 40\ncc 1 0 10\ncc 7 0 1\ncc 7 1 64\n"
+        let log = try ControllerChaseTests.render(text, "60000 stop\n61000 end\n")
+        #expect(ControllerChaseTests.lines(log, at: 24000) == [
+            "24000 80 3e 00", "24000 80 3c 00", "24000 b0 01 0a", "24000 b0 4a 28", "24000 b0 07 40", "24000 90 3c 64",
+        ])
+    }
+
     /// A random lane of `cc 74` points (ramps across the loop end too), swing, and notes that lock
     /// `cc 74` without touching one another; with the locks, and without (the uninterrupted lane).
     static func randomLane(_ rng: inout SplitMix64) -> (locked: String, free: String) {

@@ -13,8 +13,8 @@ import TactusOffline
 /// the core but the parsed text. §10.6's order, with reading (x): at one
 /// frame, note-offs, then the restores (in note-off order), then a
 /// switch's program, the chase and the controllers in beat order, then
-/// the locks of the notes that start (a retrigger's note-off and restore
-/// just before its note's locks), then their note-ons.
+/// the locks of the notes that start, then their note-ons. A retrigger's
+/// note-off (§5 rule 3) is one of the frame's note-offs, after the others.
 struct ReferenceControllers {
     /// The text's patterns (§9), and the Program Change each sends when it starts playing.
     let patterns: [Pattern]
@@ -207,10 +207,15 @@ struct ReferenceControllers {
                 }
             }
         }
-        /// The note-offs due at `now`, in the order of their beats (then channel and key); then, §10.6, their restores.
-        func noteOffs(at now: Int64) {
-            let due = sounding.indices.filter { max(frameOf(sounding[$0].offBeat), sounding[$0].onFrame + 1) == now }
+        /// The note-offs due at `now`, in the order of their beats (then channel and key), then those
+        /// of the notes that onsets `starting` (channel, key) at `now` retrigger (§5 rule 3), in their
+        /// order; then, §10.6, their restores.
+        func noteOffs(at now: Int64, starting: [(channel: UInt8, key: UInt8)] = []) {
+            var due = sounding.indices.filter { max(frameOf(sounding[$0].offBeat), sounding[$0].onFrame + 1) == now }
                 .sorted { sounding[$0].offBeat != sounding[$1].offBeat ? sounding[$0].offBeat < sounding[$1].offBeat : (sounding[$0].channel, sounding[$0].key) < (sounding[$1].channel, sounding[$1].key) }
+            for o in starting {
+                if let i = sounding.indices.first(where: { sounding[$0].channel == o.channel && sounding[$0].key == o.key }), !due.contains(i) { due.append(i) }
+            }
             for i in due {
                 log.append(LoggedEvent(frame: now, bytes: [0x80 | (sounding[i].channel - 1), sounding[i].key, 0]))
             }
@@ -325,7 +330,7 @@ struct ReferenceControllers {
                 guard let now = next, now < segmentEnd else { break }
                 f = now
                 frames.remove(now)
-                noteOffs(at: now)
+                noteOffs(at: now, starting: starts.filter { frame($0.beat) == now }.map { ($0.note.channel, $0.note.key) })
                 // Controllers.
                 while ci < controls.count, frame(controls[ci].beat) == now {
                     let c = controls[ci]
@@ -338,12 +343,6 @@ struct ReferenceControllers {
                 while oi < starts.count, frame(starts[oi].beat) == now {
                     let o = starts[oi]
                     oi += 1
-                    // §5 rule 3: a retrigger ends the sounding note just before this one (its restore after it).
-                    if let i = sounding.firstIndex(where: { $0.channel == o.note.channel && $0.key == o.note.key }) {
-                        let n = sounding.remove(at: i)
-                        log.append(LoggedEvent(frame: now, bytes: [0x80 | (n.channel - 1), n.key, 0]))
-                        restores(n, now)
-                    }
                     for lock in o.note.locks {
                         let memory = Int(o.note.channel) * 200 + Int(lock.controller)
                         var chained = false
