@@ -160,7 +160,7 @@ double plugin_next_due(const PluginSide *plugin);
 /* The plugin's writes to the state: the pattern text into `path`; its size, or -1. */
 long plugin_save_pattern(PluginSide *plugin, const char *path);
 /* restore() with `text` as the pattern (a preset loaded, a session opened). */
-bool plugin_restore_pattern(PluginSide *plugin, const char *text, size_t length);
+bool plugin_restore_pattern(PluginSide *plugin, const char *text, size_t length, uint64_t lane_mutes);
 
 typedef struct {
     EditorHost *host;

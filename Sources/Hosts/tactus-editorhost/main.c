@@ -39,7 +39,8 @@
  * messages to the UI are the plugin's, the UI's writes go to it), and:
  *
  *   state I FILE                the plugin's saved pattern text into FILE; prints "state I BYTES"
- *   restore I FILE              restore() the plugin with FILE's text (as a preset or a session does)
+ *   restore I FILE [MUTES]      restore() the plugin with FILE's text (as a preset or a session does), and
+ *                               urn:tactus:laneMutes MUTES (an atom:Long, bit i for lane i + 1) when given
  *   load I FILE                 patch:Set of urn:tactus:patternFile to the plugin (a host's file control:
  *                               a pattern or a .mid file, which the plugin's worker imports)
  *   text I FILE                 the editor's text (TactusEditorText) into FILE; prints "text I BYTES",
@@ -344,9 +345,20 @@ static void run_command(char *line)
         if (!(instance = instance_argument(&line))) return;
         char *path = word(&line);
         size_t length;
+        char *mutes_word = word(&line);
+        uint64_t bits = 0;
+        if (mutes_word) {
+            char *end;
+            errno = 0;
+            bits = strtoull(mutes_word, &end, 10);
+            if (end == mutes_word || *end != 0 || errno || *mutes_word == '-') {
+                failed("restore: MUTES is a whole number of 64 bits, not %s", mutes_word);
+                return;
+            }
+        }
         char *text = path ? read_file(path, &length) : NULL;
         if (!text) { failed("cannot read %s", path ? path : "(no file named)"); return; }
-        if (!instance->plugin || !plugin_restore_pattern(instance->plugin, text, length)) failed("restore refused %s", path);
+        if (!instance->plugin || !plugin_restore_pattern(instance->plugin, text, length, bits)) failed("restore refused %s", path);
         free(text);
     } else if (!strcmp(command, "quit")) {
         quitting = true;
