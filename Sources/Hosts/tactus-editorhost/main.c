@@ -20,7 +20,7 @@
  *   file I PATH                 patch:Set of urn:tactus:patternFile
  *   dropped I N                 patch:Set of urn:tactus:droppedNoteOns
  *   playhead I BEAT BPM SPEED [BEATS_PER_BAR]   urn:tactus:playhead (with time:beatsPerBar when given)
- *   scene I PLAYING QUEUED SWITCH_BEAT SONG_ENTRY   urn:tactus:scene (SWITCH_BEAT - : none)
+ *   scene I PLAYING QUEUED SWITCH_BEAT SONG_ENTRY [ORIGIN]   urn:tactus:scene (SWITCH_BEAT - : none; ORIGIN 0 unless given)
  *   control I PORT VALUE        a control port's value (port_event, format 0), as hosts pass them on
  *   scale FACTOR                ui:scaleFactor (an LV2 option) for the instances opened from now on (0: none)
  *   frames I                    prints "frames I N MEDIAN P90 MAX": how long instance I's idle calls
@@ -258,12 +258,13 @@ static void run_command(char *line)
     } else if (!strcmp(command, "scene")) {
         if (!(instance = instance_argument(&line))) return;
         long playing, queued, entry;
-        char *beat_word;
-        double beat = NAN;
+        char *beat_word, *origin_word;
+        double beat = NAN, origin = 0;
         if (integer(word(&line), &playing) && integer(word(&line), &queued) && (beat_word = word(&line))
-            && (!strcmp(beat_word, "-") || number(beat_word, &beat)) && integer(word(&line), &entry))
-            send_message(instance, notify_scene(&message, (int32_t)playing, (int32_t)queued, beat, (int32_t)entry), &message);
-        else failed("scene needs PLAYING QUEUED SWITCH_BEAT|- SONG_ENTRY%s", "");
+            && (!strcmp(beat_word, "-") || number(beat_word, &beat)) && integer(word(&line), &entry)
+            && (!(origin_word = word(&line)) || number(origin_word, &origin)))
+            send_message(instance, notify_scene(&message, (int32_t)playing, (int32_t)queued, beat, (int32_t)entry, origin), &message);
+        else failed("scene needs PLAYING QUEUED SWITCH_BEAT|- SONG_ENTRY [ORIGIN]%s", "");
     } else if (!strcmp(command, "control")) {
         if (!(instance = instance_argument(&line))) return;
         if (integer(word(&line), &a) && number(word(&line), &x) && a >= 0 && a < 64) editor_send_control(&host, instance, (uint32_t)a, (float)x);
