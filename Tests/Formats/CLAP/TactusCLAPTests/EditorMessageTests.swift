@@ -5,6 +5,7 @@ import LV2Atoms
 import TactusEngine
 import TactusEditorModel
 import TactusModel
+import TactusTestSupport
 import Testing
 
 import TactusCLAP
@@ -255,25 +256,6 @@ struct EditorMessageTests {
         }
     }
 
-    /// Loads `state` through `clap_plugin_state.load`.
-    static func load(_ instance: UnsafeMutableRawPointer, _ state: [UInt8]) -> Bool {
-        var bytes = state
-        return bytes.withUnsafeMutableBytes { raw -> Bool in
-            final class Reader { var bytes: UnsafeMutableRawBufferPointer; var at = 0; init(_ b: UnsafeMutableRawBufferPointer) { bytes = b } }
-            let reader = Reader(raw)
-            var stream = clap_istream_t(
-                ctx: Unmanaged.passUnretained(reader).toOpaque(),
-                read: { s, buffer, size in
-                    let r = Unmanaged<Reader>.fromOpaque(s!.pointee.ctx!).takeUnretainedValue()
-                    let n = min(Int(size), r.bytes.count - r.at)
-                    buffer!.copyMemory(from: r.bytes.baseAddress! + r.at, byteCount: n)
-                    r.at += n
-                    return Int64(n)
-                })
-            return withExtendedLifetime(reader) { clapStateLoad(instance, &stream) }
-        }
-    }
-
     /// The `urn:tactus:laneMutes` values and the scenes (playing, origin) among the editor's messages.
     static func told(_ messages: [(port: UInt32, format: UInt32, bytes: [UInt8])], uris: URIDTable) -> (mutes: [UInt64], scenes: [(Int32, Double)]) {
         var mutes: [UInt64] = []
@@ -301,13 +283,13 @@ struct EditorMessageTests {
         return (mutes, scenes)
     }
 
-    static let fortyLanes = Array(("tactus-pattern 2\n" + (1...40).map { "lane l\($0) length 1\nnote 0 1/4 \(40 + $0) 100\n" }.joined()).utf8)
+    static let fortyLanes = Array(SwitchTexts.fortyLanes.utf8)
 
     @Test("an editor that opens after a state with lanes 10 and 40 muted is told them (not lanes 1-8: parameters); its lane 12 keeps them; a state loaded while it is open is told (issue 29)")
     func restoredMutesTold() {
         Self.withEditorLink { instance, uris in
             let restored: UInt64 = 1 << 9 | 1 << 39
-            #expect(Self.load(instance, CLAPState.encode(text: Self.fortyLanes, source: nil, controls: 0b1, lanes: restored)))
+            #expect(loadState(instance, CLAPState.encode(text: Self.fortyLanes, source: nil, controls: 0b1, lanes: restored)))
             _ = Self.block(instance, frames: 256, transport: Self.transport(rolling: false))
             // The editor opens (set_parent marks it open; it asks for the text and leases the playhead).
             _ = clapEditorMessagesDue(instance)
@@ -330,31 +312,16 @@ struct EditorMessageTests {
             #expect(Self.told(clapEditorMessagesDue(instance), uris: uris).mutes == [restored | 1 << 11])
             #expect(CLAPState.decode(Self.savedState(instance)).lanes == restored | 1 << 11)
             // A state loaded while the editor is open: lane 20 alone.
-            #expect(Self.load(instance, CLAPState.encode(text: Self.fortyLanes, source: nil, controls: 0, lanes: 1 << 19)))
+            #expect(loadState(instance, CLAPState.encode(text: Self.fortyLanes, source: nil, controls: 0, lanes: 1 << 19)))
             _ = Self.block(instance, frames: 256, transport: Self.transport(rolling: true))
             #expect(Self.told(clapEditorMessagesDue(instance), uris: uris).mutes == [1 << 19])
         }
     }
 
-    static let restartPatterns = Array("""
-        tactus-pattern 3
-        switch at beat phase restart
-        pattern a
-        lane x length 4
-        note 0 1 48 100
-        pattern b
-        lane x length 4
-        note 0 1/2 60 90
-        note 1 1/2 62 90
-        note 2 1/2 64 90
-        note 3 1/2 65 90
-
-        """.utf8)
-
     @Test("an editor opened after a switch with phase restart at beat 6 is told origin 6 in the scene (issue 29)")
     func originTold() {
         Self.withEditorLink { instance, uris in
-            Self.write(instance, Self.patternSet(Self.restartPatterns, sequence: 1, uris: uris), uris: uris)
+            Self.write(instance, Self.patternSet(Array(SwitchTexts.restartEachBeat.utf8), sequence: 1, uris: uris), uris: uris)
             // Blocks of an eighth of a beat (3,000 frames at 120 bpm) from beat 5; b requested at
             // beat 5.5 takes over at beat 6 (block 8), where its beat 0 plays; its beat 1 at beat 7 (block 16).
             var out: [(Int64, Out)] = []

@@ -156,22 +156,6 @@ struct SceneMessageTests {
         #expect(ports[1] == 2 && ports[2] == 0)
     }
 
-    /// Two 4-beat patterns, switched on the next beat with the phase restarted: b plays a key a beat.
-    static let restartText = """
-        tactus-pattern 3
-        switch at beat phase restart
-        pattern a
-        lane x length 4
-        note 0 1 48 100
-        pattern b
-        lane x length 4
-        note 0 1/2 60 90
-        note 1 1/2 62 90
-        note 2 1/2 64 90
-        note 3 1/2 65 90
-
-        """
-
     @Test("an editor opened after a switch with phase restart at beat 6 is told origin 6: its playhead at host beat 7 is the pattern's beat 1, where b plays its beat-1 note (issue 29)")
     func originAfterRestart() throws {
         let plugin = InProcessPlugin.make()
@@ -182,7 +166,7 @@ struct SceneMessageTests {
                 return Scene(object, uris: u)
             }
         }
-        try plugin.block(256, [plugin.setPattern(Self.restartText)])
+        try plugin.block(256, [plugin.setPattern(SwitchTexts.restartEachBeat)])
         // Rolling from beat 5.5 at 120 bpm (24,000 frames a beat); b requested: it takes over at beat 6.
         try plugin.block(256, [plugin.position(beat: 5.5), InProcessPlugin.Input(type: u.atomObject, body: AtomBody.request(pattern: 2, when: nil, uris: u))])
         let queued = try scenes()
@@ -211,9 +195,6 @@ struct SceneMessageTests {
         #expect(restarted.count == 1 && restarted.first?.playing == 2 && (restarted.first?.origin ?? 0) > 7.5, "\(restarted)")
     }
 
-    /// Forty lanes, lane n playing key 40 + n on each beat.
-    static let fortyLanes = "tactus-pattern 2\n" + (1...40).map { "lane l\($0) length 1\nnote 0 1/4 \(40 + $0) 100\n" }.joined()
-
     @Test("an editor that opens after a session with lanes 10 and 40 muted is restored is told them; its click on lane 12 leaves them muted; a restore while it is open is told (issue 29)")
     func restoredMutesToldToTheEditor() throws {
         let plugin = InProcessPlugin.make()
@@ -224,7 +205,7 @@ struct SceneMessageTests {
         try plugin.block(256)
         let restored: UInt64 = 1 << 9 | 1 << 39
         let store = StateStore()
-        store[u.pattern] = StateStore.Property(value: Array(Self.fortyLanes.utf8) + [0], type: u.atomString)
+        store[u.pattern] = StateStore.Property(value: Array(SwitchTexts.fortyLanes.utf8) + [0], type: u.atomString)
         store[u.laneMutes] = StateStore.Property(value: AtomBody.long(Int64(bitPattern: restored)), type: u.atomLong)
         #expect(plugin.restore(store) == LV2_STATE_SUCCESS)
         try plugin.block(256)
@@ -234,7 +215,7 @@ struct SceneMessageTests {
         let opened = try toldMutes()
         #expect(opened.last == restored, "\(opened)")
         // The editor model shows both and sends lane 12's M as the whole word.
-        var editor = PianoRollEditor(document: try EditorDocument(parsing: Array(Self.fortyLanes.utf8)), width: 850, height: 400)
+        var editor = PianoRollEditor(document: try EditorDocument(parsing: Array(SwitchTexts.fortyLanes.utf8)), width: 850, height: 400)
         _ = editor.setShowsAllLanes(true)
         _ = editor.setParameterMutes(opened.last ?? 0)
         #expect(editor.mutes.isMuted(9) && editor.mutes.isMuted(39))
@@ -247,7 +228,7 @@ struct SceneMessageTests {
         #expect(keys == Set((41...80).map(UInt8.init)).subtracting([50, 52, 80]), "\(keys.sorted())")
         // A state restored while the editor is open (lane 20 alone) is told too.
         let other = StateStore()
-        other[u.pattern] = StateStore.Property(value: Array(Self.fortyLanes.utf8) + [0], type: u.atomString)
+        other[u.pattern] = StateStore.Property(value: Array(SwitchTexts.fortyLanes.utf8) + [0], type: u.atomString)
         other[u.laneMutes] = StateStore.Property(value: AtomBody.long(1 << 19), type: u.atomLong)
         #expect(plugin.restore(other) == LV2_STATE_SUCCESS)
         try plugin.block(256)
