@@ -155,22 +155,8 @@ struct ScriptSessionTests {
     ) throws -> [LoggedEvent] {
         let instance = try #require(clapNew(nil))
         defer { clapFree(instance) }
-        var state = saved ?? Array("tactus-clap-state 1\npattern \(pattern.count)\n".utf8) + pattern + Array("\n".utf8)
-        let loaded = state.withUnsafeMutableBytes { bytes -> Bool in
-            final class Reader { var bytes: UnsafeMutableRawBufferPointer; var at = 0; init(_ b: UnsafeMutableRawBufferPointer) { bytes = b } }
-            let reader = Reader(bytes)
-            var stream = clap_istream_t(
-                ctx: Unmanaged.passUnretained(reader).toOpaque(),
-                read: { s, buffer, size in
-                    let r = Unmanaged<Reader>.fromOpaque(s!.pointee.ctx!).takeUnretainedValue()
-                    let n = min(Int(size), r.bytes.count - r.at)
-                    buffer!.copyMemory(from: r.bytes.baseAddress! + r.at, byteCount: n)
-                    r.at += n
-                    return Int64(n)
-                })
-            return withExtendedLifetime(reader) { clapStateLoad(instance, &stream) }
-        }
-        try #require(loaded)
+        let state = saved ?? Array("tactus-clap-state 1\npattern \(pattern.count)\n".utf8) + pattern + Array("\n".utf8)
+        try #require(loadState(instance, state))
         try #require(clapActivate(instance, rate, 1, 8192))
 
         let lists = Lists()
