@@ -144,7 +144,7 @@ public struct PatternEditor {
         case "help", "?": return .answer(PatternEditor.help)
         case "quit", "exit": return .quit
         case "add": return add(args)
-        case "cc", "bend", "pressure", "program": return addController(command, args)
+        case "cc", "bend", "pressure", "program": return addController(command, statement: PatternEditor.statement(line))
         case "remove", "rm": return remove(args)
         case "length": return length(args)
         case "lane": return lane(args)
@@ -199,19 +199,33 @@ public struct PatternEditor {
         }
     }
 
+    /// One command as typed, its comment cut off and its outer blanks trimmed:
+    /// a statement of a pattern file, whose columns are the ones the person typed.
+    static func statement(_ command: String) -> String {
+        let bytes = Array(command.utf8)
+        let content = bytes[..<PatternParser.commentStart(in: bytes)].map { $0 == UInt8(ascii: "\r") ? UInt8(ascii: " ") : $0 }
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = content.firstIndex(where: { !blank($0) }), let last = content.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(decoding: content[first...last], as: UTF8.self)
+    }
+
     /// `cc`, `bend`, `pressure`, `program`: a controller point in the current
-    /// lane, read by the pattern parser with the lane's length and channel.
-    private mutating func addController(_ command: String, _ args: [String]) -> Outcome {
+    /// lane, read by the pattern parser with the lane's length and channel, as
+    /// a line of a file: a bad one is refused with the column (in the statement
+    /// as typed) and the reason `tactus check` gives for that line in a file.
+    private mutating func addController(_ command: String, statement: String) -> Outcome {
         let lane = document.lanes[currentLane]
         let laneLine = PatternWriter.laneStatement(PatternLane(name: lane.name, length: lane.length, channel: lane.channel))
-        let text = "tactus-pattern 3\n\(laneLine)\n\(command) \(args.joined(separator: " "))\n"
+        let text = "tactus-pattern 3\n\(laneLine)\n\(statement)\n"
         do {
             var point = try PatternParser.parse(text).controllers[0]
             point.lane = currentLane
             if case .failure(let error) = document.addController(point) { return .error("\(command): \(error.reasonText)") }
             return .changed("added \(PatternWriter.controllerStatement(point, defaultChannel: lane.channel)) to lane \(String(decoding: lane.name, as: UTF8.self))")
         } catch {
-            return .error("\(command): \(error.reasonText)")
+            // Line 3 is the statement; a column there points into what was typed.
+            let column = error.line == 3 && error.column > 0 ? "column \(error.column): " : ""
+            return .error("\(command): \(column)\(error.reasonText)")
         }
     }
 
