@@ -173,7 +173,7 @@ public struct PatternEditor {
     public func show() -> String {
         if arrangement != nil { return String(decoding: arrangementText, as: UTF8.self).trimmingSuffixNewlines }
         let pattern = self.pattern
-        if pattern.version == 2 { return PatternEditor.showVersion2(pattern) }
+        if pattern.version == 2 { return PatternEditor.showLanes(pattern, textVersion: document.textVersion) }
         var out = "length \(PatternWriter.beatText(pattern.length))  (\(PatternEditor.counted(pattern.notes.count, "note")))"
         for (i, n) in pattern.notes.enumerated() {
             var line = "\(i + 1): " + PatternWriter.noteStatement(n, defaultChannel: 1)
@@ -399,16 +399,23 @@ public struct PatternEditor {
         return lines.joined(separator: "\n")
     }
 
-    private static func showVersion2(_ pattern: Pattern) -> String {
-        var out = "tactus-pattern 2  (\(PatternEditor.counted(pattern.notes.count, "note")) in \(PatternEditor.counted(pattern.laneList.count, "lane")), common cycle \(PatternWriter.beatText(pattern.length)))"
+    /// A pattern of lanes (version 2, or one pattern of version 3, whose
+    /// controller points follow each lane's notes).
+    private static func showLanes(_ pattern: Pattern, textVersion: Int) -> String {
+        let points = pattern.controllers.isEmpty ? "" : ", \(PatternEditor.counted(pattern.controllers.count, "controller point"))"
+        var out = "tactus-pattern \(max(2, textVersion))  (\(PatternEditor.counted(pattern.notes.count, "note"))\(points) in \(PatternEditor.counted(pattern.laneList.count, "lane")), common cycle \(PatternWriter.beatText(pattern.length)))"
         if pattern.seed != 0 { out += "\nseed \(pattern.seed)" }
         // Each lane line, then its notes, as the writer spells them (the lines
-        // stay pattern text), numbered in text order as `remove N` counts them.
+        // stay pattern text), numbered in text order as `remove N` counts them;
+        // then its controller points (timing contract §10).
         for (index, lane) in pattern.laneList.enumerated() {
             out += "\n" + PatternWriter.laneStatement(lane)
             for (i, note) in pattern.notes.enumerated() where note.lane == index {
                 let body = "\(i + 1): " + PatternWriter.noteStatement(note, defaultChannel: lane.channel)
                 out += "\n" + body + String(repeating: " ", count: max(2, 28 - body.count)) + "# " + NoteName.name(note.key)
+            }
+            for point in pattern.controllers where point.lane == index {
+                out += "\n" + PatternWriter.controllerStatement(point, defaultChannel: lane.channel)
             }
         }
         return out

@@ -234,6 +234,17 @@ extension PatternEditor.Outcome {
         #expect(editor.run("program 0 5") == .changed("added program 0 5 to lane bass"))
         let pattern = editor.pattern
         #expect(pattern.controllers.count == 5)
+        // show: the text's version, each lane's notes, then its points.
+        #expect(editor.show() == """
+            tactus-pattern 3  (1 note, 5 controller points in 1 lane, common cycle 4)
+            lane bass length 4 channel 2
+            1: note 0 0.5 36 100 cc74=20  # C2
+            cc 74 0 10
+            cc 74 3 120 ramp
+            bend 1 -4000
+            pressure 2 80 3
+            program 0 5
+            """)
         #expect(String(decoding: editor.text, as: UTF8.self).contains("cc 74 0 10\ncc 74 3 120 ramp\nbend 1 -4000\npressure 2 80 3\nprogram 0 5\n"))
         let bad = [
             "cc 120 0 5", "bend 1 9000", "program 1 7 ramp", "  cc   74 1 300", "pressure 4 10", "cc 74 3 1", "bend x 0", "cc 74=1 0 5",
