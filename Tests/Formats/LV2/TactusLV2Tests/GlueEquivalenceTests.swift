@@ -144,15 +144,7 @@ struct GlueEquivalenceTests {
             let frames = Int64(gen.int(20_000...400_000))
             let script = gen.withFollowInput(gen.script(frames: frames), frames: frames)
             let blocks = gen.pick(["random:1-4096@\(seed)", "random:0-300@\(seed)", "64"])
-            let dir = try PluginProcess.folder(["pattern.pattern": pattern, "script.transport": script])
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let plugin = try PluginProcess.run(in: dir, blocks: blocks)
-            #expect(plugin.status == 0, "\(plugin.stderr)")
-            let core = try PluginProcess.expected(in: dir, blocks: blocks)
-            if let d = difference(plugin.midi, core, ("plugin", "core")) {
-                Issue.record("seed \(seed), blocks \(blocks): \(d)\n--- pattern\n\(pattern)--- script\n\(script)")
-                return
-            }
+            guard let core = try Self.pluginAgainstCore(pattern: pattern, script: script, blocks: blocks, seed: seed) else { return }
             checked += core.count
         }
         #expect(checked > 500)
@@ -176,15 +168,7 @@ struct GlueEquivalenceTests {
                 songAt = [0] + (0..<gen.int(0...3)).map { _ in Int64(gen.int(1...Int(frames / size))) * size }
             }
             let script = gen.withRequests(gen.script(frames: frames), names: names, frames: frames, songAt: songAt, songFirst: true)
-            let dir = try PluginProcess.folder(["pattern.pattern": pattern, "script.transport": script])
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let plugin = try PluginProcess.run(in: dir, blocks: blocks)
-            #expect(plugin.status == 0, "\(plugin.stderr)")
-            let core = try PluginProcess.expected(in: dir, blocks: blocks)
-            if let d = difference(plugin.midi, core, ("plugin", "core")) {
-                Issue.record("seed \(seed), blocks \(blocks): \(d)\n--- pattern\n\(pattern)--- script\n\(script)")
-                return
-            }
+            guard let core = try Self.pluginAgainstCore(pattern: pattern, script: script, blocks: blocks, seed: seed) else { return }
             checked += core.count
             controllers += core.filter { [0xB0, 0xD0, 0xE0].contains($0.bytes[0] & 0xF0) }.count
             programs += core.filter { $0.bytes[0] & 0xF0 == 0xC0 }.count
@@ -192,6 +176,23 @@ struct GlueEquivalenceTests {
         }
         #expect(checked > 5000 && controllers > 1000 && programs > 20, "\(checked) events, \(controllers) controller messages, \(programs) program changes")
         #expect(switched > 10, "\(switched) sessions played more than one pattern")
+    }
+
+    /// The plugin (through tactus-lv2host) and `tactus render` on one session: the core's log, or nil,
+    /// with an issue that gives the first difference and the session's texts, when the plugin's differs.
+    static func pluginAgainstCore(
+        pattern: String, script: String, blocks: String, seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [LoggedEvent]? {
+        let dir = try PluginProcess.folder(["pattern.pattern": pattern, "script.transport": script])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plugin = try PluginProcess.run(in: dir, blocks: blocks)
+        #expect(plugin.status == 0, "\(plugin.stderr)", sourceLocation: sourceLocation)
+        let core = try PluginProcess.expected(in: dir, blocks: blocks)
+        if let d = difference(plugin.midi, core, ("plugin", "core")) {
+            Issue.record("seed \(seed), blocks \(blocks): \(d)\n--- pattern\n\(pattern)--- script\n\(script)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return core
     }
 
     @Test("positions with every numeric atom type, Object and Blank, mid-block, give the core's log")
