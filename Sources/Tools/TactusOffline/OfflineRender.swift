@@ -212,7 +212,7 @@ extension OfflineRender {
 
     /// The names of the patterns a text plays, in text order (`main` for a
     /// text of one pattern without a `pattern` line).
-    static func patternNames(_ pattern: Pattern, text: [UInt8]?) -> [[UInt8]] {
+    public static func patternNames(_ pattern: Pattern, text: [UInt8]?) -> [[UInt8]] {
         guard let text, PatternParser.declaresVersion3(text), let arrangement = try? PatternParser.arrangement(bytes: text) else {
             return [NamedPattern.mainName]
         }
