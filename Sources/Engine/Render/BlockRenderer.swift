@@ -72,6 +72,8 @@ public struct BlockRenderer: ~Copyable {
     /// clock's mapping from beats to frames, the tracker, the cursor and the
     /// pattern stay as they were, so whatever changes one of them resets it.
     var quietUntil = Int64.min
+    /// The last frame whose retriggers `endRetriggeredNotes` ended (frames are rendered once, in order).
+    var retriggerScanFrame = Int64.min
 
     /// A renderer for `sampleRate` frames per second (positive, finite), stopped, with no pattern.
     public init(sampleRate: Double) {
@@ -402,13 +404,15 @@ public struct BlockRenderer: ~Copyable {
                 let f = clock.frame(of: c.beat(in: p) + scene.origin)
                 onFrame = f < segmentStart ? segmentStart : f
             }
-            // §10.6: at one frame, note-offs, then the chase and the controllers, then the note-ons.
+            // §10.6: at one frame, note-offs, then the restores, the chase and the controllers, then the note-ons.
             let (controlFrame, chase) = nextControlFrame(notBefore: segmentStart)
             if offFrame <= onFrame && offFrame <= controlFrame {
                 guard offFrame < end else {
                     if !outputFull { quietUntil = offFrame }
                     break
                 }
+                // §10.6: the restores of an earlier frame go out before this note-off.
+                if controllers.pendingRestoreFrame != offFrame { sendRestoresIfDue(output: &output) }
                 if offFrame > stagingFrame { flushStaging(output: &output) }
                 if midiClock.needsRendering { emitMIDIClock(through: offFrame, segmentStart: segmentStart, output: &output) }
                 guard output.count + stagingCount < output.capacity else {
@@ -423,8 +427,11 @@ public struct BlockRenderer: ~Copyable {
                     if !outputFull { quietUntil = controlFrame }
                     break
                 }
+                if controllers.pendingRestoreFrame != controlFrame { sendRestoresIfDue(output: &output) }
                 if controlFrame > stagingFrame { flushStaging(output: &output) }
                 if midiClock.needsRendering { emitMIDIClock(through: controlFrame, segmentStart: segmentStart, output: &output) }
+                if onFrame == controlFrame { endRetriggeredNotes(at: controlFrame, notBefore: segmentStart, output: &output) }
+                sendRestoresIfDue(output: &output)
                 if chase {
                     chaseControls(at: controlFrame, output: &output)
                 } else if outputFull || workLeft <= 0 {
@@ -438,6 +445,7 @@ public struct BlockRenderer: ~Copyable {
                     if !outputFull { quietUntil = onFrame }
                     break
                 }
+                if controllers.pendingRestoreFrame != onFrame { sendRestoresIfDue(output: &output) }
                 if outputFull || workLeft <= 0 {
                     skipOnsets(before: end)
                     continue
@@ -445,9 +453,12 @@ public struct BlockRenderer: ~Copyable {
                 workLeft -= 1
                 if onFrame > stagingFrame { flushStaging(output: &output) }
                 if midiClock.needsRendering { emitMIDIClock(through: onFrame, segmentStart: segmentStart, output: &output) }
+                endRetriggeredNotes(at: onFrame, notBefore: segmentStart, output: &output)
+                sendRestoresIfDue(output: &output)
                 playOnset(at: onFrame, output: &output)
             }
         }
+        sendRestoresIfDue(output: &output)
         flushStaging(output: &output)
         if midiClock.needsRendering { emitMIDIClock(through: end &- 1, segmentStart: segmentStart, output: &output) }
         renderedFrame = end
@@ -491,28 +502,11 @@ public struct BlockRenderer: ~Copyable {
     private mutating func playOnset(at frame: Int64, output: inout MIDIEventBuffer) {
         guard var c = cursor, let p = scene.playing else { return }
         let note = p.note(c.index)
-        var slot = Int(note.slot)
         let offBeat = c.loopStart + note.end + scene.origin
         defer {
             cursor = c.advance(in: p) ? c : nil
         }
-        if !portMutesRead { readPortMutes() }
-        if p.hasChoices || (parameterMutes | portMutes) != 0 {
-            // §7.6 mutes, §7.4 chance, §7.5 transpose: a note that does not
-            // play in this pass is as if absent (no retrigger, no merge).
-            let lane = Int(note.lane)
-            if (parameterMutes | portMutes) & (1 << UInt64(lane)) != 0 { return }
-            if note.chanceLimit != UInt64.max {
-                let pass = c.loop &* note.passesPerCycle &+ note.passInCycle
-                if !NoteChance.plays(chanceKey: note.chanceKey, limit: note.chanceLimit, pass: pass) { return }
-            }
-            let t = Int(laneTranspose[lane])
-            if t != 0 {
-                let key = (slot & 127) + t
-                if key < 0 || key > 127 { return }
-                slot += t
-            }
-        }
+        guard let slot = playedSlot(c, in: p) else { return }
         if tracker.isSounding(slot) {
             let sounding = tracker.note(slot)
             if sounding.onFrame == frame {
@@ -551,7 +545,9 @@ public struct BlockRenderer: ~Copyable {
             // Retrigger: the sounding note ends just before the new one (§5).
             _ = output.append(.noteOff(offset: offset, slot: slot))
             tracker.end(slot: slot)
+            // Reading (x): decided with the note-on it precedes, its restore follows it at once.
             releaseLocks(slot: slot, atFrame: frame, output: &output)
+            sendRestoresIfDue(output: &output)
         }
         // §10.5: its locks, after the controllers of this frame, before its note-on.
         if locks > 0 { startLocks(ofNote: c.index, slot: slot, in: p, atFrame: frame, output: &output) }
@@ -562,6 +558,59 @@ public struct BlockRenderer: ~Copyable {
             stagedIndex: Int32(stagingCount))
         stagingCount += 1
         stagingFrame = frame
+    }
+
+    /// The note slot (channel × 128 + key) the onset under `c` plays in, or
+    /// nil when it does not play in this pass: §7.6 mutes, §7.4 chance, §7.5
+    /// transpose (a note that does not play is as if absent: no retrigger, no merge).
+    @_noLocks @inline(__always)
+    mutating func playedSlot(_ c: OnsetCursor, in p: PatternSnapshot) -> Int? {
+        let note = p.note(c.index)
+        var slot = Int(note.slot)
+        if !portMutesRead { readPortMutes() }
+        if p.hasChoices || (parameterMutes | portMutes) != 0 {
+            let lane = Int(note.lane)
+            if (parameterMutes | portMutes) & (1 << UInt64(lane)) != 0 { return nil }
+            if note.chanceLimit != UInt64.max {
+                let pass = c.loop &* note.passesPerCycle &+ note.passInCycle
+                if !NoteChance.plays(chanceKey: note.chanceKey, limit: note.chanceLimit, pass: pass) { return nil }
+            }
+            let t = Int(laneTranspose[lane])
+            if t != 0 {
+                let key = (slot & 127) + t
+                if key < 0 || key > 127 { return nil }
+                slot += t
+            }
+        }
+        return slot
+    }
+
+    /// §10.6 with §5 rule 3: the notes that onsets at `frame` retrigger end
+    /// among the frame's note-offs, before its restores and controllers (in
+    /// the order of those onsets), once a frame. Only controllers and locks
+    /// need it: without them (none in the pattern, none held), a
+    /// retrigger's note-off in `playOnset` already lies after every other
+    /// note-off of its frame and before its note-ons. At most `OnsetCursor.fixUpLimit` onsets are
+    /// looked at; a retrigger past them ends its note in `playOnset`.
+    @_noLocks
+    mutating func endRetriggeredNotes(at frame: Int64, notBefore floor: Int64, output: inout MIDIEventBuffer) {
+        guard retriggerScanFrame != frame, clock.isRolling, var c = cursor, let p = scene.playing,
+            p.controlCount > 0 || p.hasLocks || controllers.anyLock
+        else { return }
+        retriggerScanFrame = frame
+        var steps = 0
+        while steps < OnsetCursor.fixUpLimit {
+            steps += 1
+            let f = clock.frame(of: c.beat(in: p) + scene.origin)
+            guard (f < floor ? floor : f) == frame else { return }
+            if let slot = playedSlot(c, in: p), tracker.isSounding(slot), tracker.note(slot).onFrame != frame {
+                guard output.count + stagingCount < output.capacity else { return }
+                _ = output.append(.noteOff(offset: frame &- blockStartFrame, slot: slot))
+                tracker.end(slot: slot)
+                releaseLocks(slot: slot, atFrame: frame, output: &output)
+            }
+            guard c.advance(in: p) else { return }
+        }
     }
 
     @_noLocks

@@ -2,7 +2,7 @@
 /// samples sent at their frames, only when they differ from the last value
 /// sent (§10.3), the chase at a start, a jump, a switch or a new text
 /// (§10.4), and the locks of notes with their restores (§10.5), in §10.6's
-/// order: note-offs (restores just after theirs), the chase and the
+/// order: every note-off of a frame, then the restores, the chase and the
 /// controllers, then the locks of the notes that start, then their note-ons.
 ///
 /// Audio thread: allocation-free, lock-free, `@_noLocks`. Sending costs
@@ -48,16 +48,40 @@ extension BlockRenderer {
 
     /// §10.4: each controller of each unmuted lane of the playing pattern
     /// sends the value uninterrupted play would have sent last at or before
-    /// the beat of `frame`.
+    /// `frame`.
     @_noLocks
     mutating func chaseControls(at frame: Int64, output: inout MIDIEventBuffer) {
         controllers.chaseFrame = Int64.max
         guard let p = scene.playing, p.chaseGroupCount > 0 else { return }
-        let beat = clock.beat(atFrame: frame) - scene.origin
         for g in 0..<p.chaseGroupCount {
-            guard let i = ControlCursor.chaseIndex(group: p.chaseGroup(g), atOrBefore: beat, in: p) else { continue }
+            guard let i = chaseIndex(group: p.chaseGroup(g), atOrBeforeFrame: frame, in: p) else { continue }
             sendLaneControl(p.control(i), atFrame: frame, output: &output)
         }
+    }
+
+    /// The control of chase group `group` that uninterrupted play would have
+    /// sent last at or before `frame` (§10.4, reading (x)): the last event
+    /// that §3's frame rule, under the update in force, puts at or before
+    /// `frame`, the rule that sends it. Nil while stopped or for an empty
+    /// group. O(log n): a binary search, then a few frames settle the edge.
+    @_noLocks
+    func chaseIndex(group: ControlChaseGroup, atOrBeforeFrame frame: Int64, in p: PatternSnapshot) -> Int? {
+        guard clock.isRolling else { return nil }
+        let origin = scene.origin
+        guard var place = ControlCursor.chasePlace(group: group, atOrBefore: clock.beat(atFrame: frame) - origin, in: p) else { return nil }
+        var steps = 0
+        while steps < OnsetCursor.fixUpLimit, let next = place.next(group: group, in: p),
+            clock.frame(of: next.beat(group: group, in: p) + origin) <= frame
+        {
+            place = next
+            steps += 1
+        }
+        while steps < 2 * OnsetCursor.fixUpLimit, clock.frame(of: place.beat(group: group, in: p) + origin) > frame {
+            guard let previous = place.previous(group: group, in: p) else { return nil }
+            place = previous
+            steps += 1
+        }
+        return place.control(group: group, in: p)
     }
 
     /// Passes the controller events due before `end` without sending them
@@ -178,11 +202,14 @@ extension BlockRenderer {
     }
 
     /// §10.5: the note in `slot` ended (its note-off is out): each
-    /// controller it locked is released, and restored when no other note
-    /// holds it: the lanes' value, or the one sent before the lock.
+    /// controller it locked is released, and its restore is due when no
+    /// other note holds it. §10.6: restores go out after every note-off of
+    /// their frame (`sendRestores`), in note-off order, each note's by
+    /// controller number.
     @_noLocks
     mutating func releaseLocks(slot: Int, atFrame frame: Int64, output: inout MIDIEventBuffer) {
         guard controllers.anyLock else { return }
+        if controllers.pendingRestoreCount > 0 && controllers.pendingRestoreFrame != frame { sendRestores(output: &output) }
         let channel = slot >> 7
         for half in 0..<2 {
             var bits = controllers.slotLocks[2 * slot + half]
@@ -194,30 +221,52 @@ extension BlockRenderer {
                 let lockSlot = channel * 120 + controller
                 guard controllers.holds[lockSlot] > 0 else { continue }
                 controllers.holds[lockSlot] -= 1
-                guard controllers.holds[lockSlot] == 0 else { continue }
-                let memory = channel * ControllerMemory.slotsPerChannel + controller
-                let lanes = lanesValue(memory: memory, atFrame: frame)
-                let value = lanes >= 0 ? lanes : controllers.beforeLock[lockSlot]
-                if value >= 0 { sendControl(memory: memory, value: UInt16(value), atFrame: frame, restore: true, output: &output) }
+                guard controllers.holds[lockSlot] == 0, controllers.pendingRestoreCount < ControllerState.lockSlotCount else { continue }
+                controllers.pendingRestores[controllers.pendingRestoreCount] = UInt16(lockSlot)
+                controllers.pendingRestoreCount += 1
+                controllers.pendingRestoreFrame = frame
             }
         }
     }
 
+    /// §10.5, §10.6: the restores due (`releaseLocks`), once the note-offs of
+    /// their frame are out: each sends the lanes' value, or the one sent
+    /// before the lock. Call it before anything after the note-offs of a
+    /// frame goes out. O(restores due).
+    @_noLocks @inline(__always)
+    mutating func sendRestoresIfDue(output: inout MIDIEventBuffer) {
+        if controllers.pendingRestoreCount > 0 { sendRestores(output: &output) }
+    }
+
+    @_noLocks @inline(never)
+    mutating func sendRestores(output: inout MIDIEventBuffer) {
+        let frame = controllers.pendingRestoreFrame
+        for i in 0..<controllers.pendingRestoreCount {
+            let lockSlot = Int(controllers.pendingRestores[i])
+            // A lock that started since holds it again: no restore (not reached: locks start after this).
+            guard controllers.holds[lockSlot] == 0 else { continue }
+            let memory = lockSlot / 120 * ControllerMemory.slotsPerChannel + lockSlot % 120
+            let lanes = lanesValue(memory: memory, atFrame: frame)
+            let value = lanes >= 0 ? lanes : controllers.beforeLock[lockSlot]
+            if value >= 0 { sendControl(memory: memory, value: UInt16(value), atFrame: frame, restore: true, output: &output) }
+        }
+        controllers.pendingRestoreCount = 0
+    }
+
     /// The value the unmuted lanes of the playing pattern would have sent
-    /// last for `memory` by the beat of `frame` (its events at that beat
+    /// last for `memory` at or before `frame` (its events at that frame
     /// included, as a chase's), the last lane in text order deciding; -1
     /// when no lane has points for it. O(groups + log n).
     @_noLocks
     func lanesValue(memory: Int, atFrame frame: Int64) -> Int32 {
         guard clock.isRolling, let p = scene.playing, p.chaseGroupCount > 0 else { return -1 }
-        let beat = clock.beat(atFrame: frame) - scene.origin
         let mutes = parameterMutes | portMutes
         var value: Int32 = -1
         for g in 0..<p.chaseGroupCount {
             let group = p.chaseGroup(g)
             guard group.count > 0, Int(p.control(p.chaseEntry(Int(group.first))).memory) == memory,
                 mutes & (1 << UInt64(group.lane)) == 0,
-                let i = ControlCursor.chaseIndex(group: group, atOrBefore: beat, in: p)
+                let i = chaseIndex(group: group, atOrBeforeFrame: frame, in: p)
             else { continue }
             value = Int32(p.control(i).value)
         }

@@ -21,6 +21,14 @@ struct ControllerState: ~Copyable {
     let slotLocks: UnsafeMutablePointer<UInt64>
     /// Whether some slot holds a lock (most patterns have none: one test).
     var anyLock = false
+    /// §10.6: the lock slots whose restores are due at `pendingRestoreFrame`,
+    /// in note-off order (each note's by controller number): they go out once
+    /// every note-off of that frame is out. One entry per lock slot at most
+    /// (a slot enters when its last hold ends, and no lock starts before the
+    /// list is sent), so `lockSlotCount` entries always suffice.
+    let pendingRestores: UnsafeMutablePointer<UInt16>
+    var pendingRestoreCount = 0
+    var pendingRestoreFrame = Int64.min
     /// The next controller event not yet sent, of the playing pattern.
     var cursor: ControlCursor?
     /// §10.4: a chase is due at this absolute frame (`Int64.max`: none).
@@ -47,6 +55,8 @@ struct ControllerState: ~Copyable {
         holds.initialize(repeating: 0, count: l)
         slotLocks = .allocate(capacity: 2 * NoteTracker.slotCount)
         slotLocks.initialize(repeating: 0, count: 2 * NoteTracker.slotCount)
+        pendingRestores = .allocate(capacity: l)
+        pendingRestores.initialize(repeating: 0, count: l)
     }
 
     deinit {
@@ -58,6 +68,7 @@ struct ControllerState: ~Copyable {
         beforeLock.deallocate()
         holds.deallocate()
         slotLocks.deallocate()
+        pendingRestores.deallocate()
     }
 
     /// §10.3: forgets every value sent (a start of play, a jump). O(slots), bounded.
@@ -74,6 +85,7 @@ struct ControllerState: ~Copyable {
         guard anyLock else { return }
         holds.update(repeating: 0, count: ControllerState.lockSlotCount)
         slotLocks.update(repeating: 0, count: 2 * NoteTracker.slotCount)
+        pendingRestoreCount = 0
         anyLock = false
     }
 

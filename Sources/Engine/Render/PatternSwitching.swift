@@ -123,11 +123,13 @@ extension BlockRenderer {
     mutating func emitNoteOffs(dueBy frame: Int64, output: inout MIDIEventBuffer) {
         while let slot = tracker.first, output.count < output.capacity {
             let f = noteOffFrame(slot, notBefore: renderedFrame)
-            guard f <= frame else { return }
+            guard f <= frame else { break }
             _ = output.append(.noteOff(offset: f &- blockStartFrame, slot: slot))
             tracker.end(slot: slot)
             releaseLocks(slot: slot, atFrame: f, output: &output)
         }
+        // §10.6: their restores after all of them.
+        sendRestoresIfDue(output: &output)
     }
 
     /// §9.4 step 2: pattern `part`'s Bank Select (controller 0, then 32) and

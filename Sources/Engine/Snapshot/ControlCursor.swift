@@ -14,9 +14,6 @@ public struct ControlCursor: Sendable, BitwiseCopyable, Equatable {
         loopStart + snapshot.control(index).beat
     }
 
-    /// Beats by which an event may lie after a chase's beat and still count as at it.
-    static var chaseSlack: Double { @_noLocks get { 1e-9 } }
-
     /// Moves to the next event; false at the end of representable time.
     @_noLocks @inline(__always)
     public mutating func advance(in snapshot: PatternSnapshot) -> Bool {
@@ -67,15 +64,15 @@ public struct ControlCursor: Sendable, BitwiseCopyable, Equatable {
         return cursor
     }
 
-    /// The last event at or before `beat` of the chase group `group`
-    /// (§10.4): the group's last event of the previous pass when this pass
-    /// has none yet. Nil for an empty group. O(log n).
+    /// Where the last event of chase group `group` at or before `beat` lies
+    /// (§10.4), nearly: exact but for the rounding of a split position (the
+    /// renderer settles the edge with §3's frame rule, as it sends events).
+    /// The group's last event of the previous pass when this pass has none
+    /// yet. Nil for an empty group. O(log n).
     @_noLocks
-    public static func chaseIndex(group: ControlChaseGroup, atOrBefore beat: BeatPosition, in snapshot: PatternSnapshot) -> Int? {
+    public static func chasePlace(group: ControlChaseGroup, atOrBefore beat: BeatPosition, in snapshot: PatternSnapshot) -> ChasePlace? {
         guard group.count > 0, let k = snapshot.approximateLoopIndex(containing: beat), let start = snapshot.loopStart(k) else { return nil }
-        // "At or before" with a slack of 1e-9 beat (reading (x)): an event at the
-        // very beat of the frame counts, whatever the last bit of its double.
-        var phase = beat - start + BeatPosition(whole: 0, fraction: ControlCursor.chaseSlack)
+        var phase = beat - start
         // The pass estimate may be one off at a pass boundary: the phase then lies just outside the cycle.
         if phase < .zero { phase = .zero }
         var low = 0
@@ -85,6 +82,51 @@ public struct ControlCursor: Sendable, BitwiseCopyable, Equatable {
             if phase < snapshot.control(snapshot.chaseEntry(Int(group.first) + mid)).beat { high = mid } else { low = mid + 1 }
         }
         // `low` events are at or before the phase; none: the last of the pass before.
-        return snapshot.chaseEntry(Int(group.first) + (low > 0 ? low - 1 : Int(group.count) - 1))
+        let place = ChasePlace(loop: k, position: low, loopStart: start)
+        return place.previous(group: group, in: snapshot)
+    }
+}
+
+/// A place in the endless sequence of one chase group's events (§10.4):
+/// its event `position` (beat order) in cycle pass `loop`. Stepping is O(1).
+public struct ChasePlace: Sendable, BitwiseCopyable {
+    public let loop: Int64
+    public let position: Int
+    public let loopStart: BeatPosition
+
+    @_noLocks @inline(__always)
+    init(loop: Int64, position: Int, loopStart: BeatPosition) {
+        self.loop = loop
+        self.position = position
+        self.loopStart = loopStart
+    }
+
+    /// The index of its control in the snapshot.
+    @_noLocks @inline(__always)
+    public func control(group: ControlChaseGroup, in snapshot: PatternSnapshot) -> Int {
+        snapshot.chaseEntry(Int(group.first) + position)
+    }
+
+    /// The global beat of its event (before the origin, §9.1).
+    @_noLocks @inline(__always)
+    public func beat(group: ControlChaseGroup, in snapshot: PatternSnapshot) -> BeatPosition {
+        loopStart + snapshot.control(control(group: group, in: snapshot)).beat
+    }
+
+    /// The group's next event, or nil at the end of representable time.
+    @_noLocks
+    public func next(group: ControlChaseGroup, in snapshot: PatternSnapshot) -> ChasePlace? {
+        if position + 1 < Int(group.count) { return ChasePlace(loop: loop, position: position + 1, loopStart: loopStart) }
+        guard let start = snapshot.loopStart(loop &+ 1) else { return nil }
+        return ChasePlace(loop: loop &+ 1, position: 0, loopStart: start)
+    }
+
+    /// The group's event before this one (`position` may be one past the last:
+    /// the pass's last event), or nil at the start of representable time.
+    @_noLocks
+    public func previous(group: ControlChaseGroup, in snapshot: PatternSnapshot) -> ChasePlace? {
+        if position > 0 { return ChasePlace(loop: loop, position: position - 1, loopStart: loopStart) }
+        guard let start = snapshot.loopStart(loop &- 1) else { return nil }
+        return ChasePlace(loop: loop &- 1, position: Int(group.count) - 1, loopStart: start)
     }
 }

@@ -4,7 +4,7 @@ import TactusModel
 import TactusOffline
 
 // Timing contract §10: controllers to the frame, through the engine every
-// surface runs (OfflineRender is `tactus render`); the worked examples 11-13.
+// surface runs (OfflineRender is `tactus render`); the worked examples 11-14.
 
 private func script(_ actions: String) -> String { "tactus-transport 1\nrate 48000\n0 tempo 120\n0 play\n" + actions }
 
@@ -31,6 +31,15 @@ struct ControllerTests {
         #expect(lines(log) == [
             "0 b0 4a 28", "24000 b0 4a 50", "36000 b0 4a 78", "36000 90 24 64", "60000 80 24 00", "60000 b0 4a 28",
             "72000 b0 4a 50", "84000 b0 4a 78", "84000 90 24 64", "100000 80 24 00",
+        ])
+    }
+
+    @Test("worked example 14: locks that end at one frame: every note-off of the frame (of every lane), then the restores in note-off order, one note's by controller number")
+    func example14() throws {
+        let text = "tactus-pattern 3\nlane keys length 2\nnote 0 1 60 100 cc74=120\nnote 0 1 64 100 cc74=120 cc1=90\ncc 74 0 40\ncc 1 0 10\nlane bass length 2 channel 2\nnote 0 1 36 100 cc74=127\ncc 74 0 20\n"
+        let log = try render(text, script("40000 stop\n41000 end\n"))
+        #expect(lines(log).filter { $0.hasPrefix("24000 ") } == [
+            "24000 80 3c 00", "24000 80 40 00", "24000 81 24 00", "24000 b0 01 0a", "24000 b0 4a 28", "24000 b1 4a 14",
         ])
     }
 
