@@ -2,6 +2,7 @@ import FileIO
 import Glibc
 import TactusEngine
 import TactusModel
+import TactusOffline
 
 /// The pattern being edited at `tactus jack`'s prompt, and the commands that
 /// edit it. Runs on the prompt's thread (not realtime: it allocates); every
