@@ -11,7 +11,8 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write a pattern as a Standard MIDI File.",
         discussion: """
-            One track: tempo, 4/4, the notes of each pass, and the exact loop length in a \
+            One track: tempo, 4/4, what tactus render sends over the passes (notes, controllers \
+            only when they change, ramps as their samples, locks and their restores), and the exact loop length in a \
             meta event that tactus import reads back. The PPQ is the smallest one (96 or \
             more) that represents every beat exactly; when none up to 32767 does, 960 with \
             the largest error stated. See docs/midi-files.md.
