@@ -251,7 +251,7 @@ let package = Package(
         .testTarget(
             name: "TactusCLAPTests",
             dependencies: [
-                "TactusCLAP", "CCLAP", "CCLAPEntry", "CLV2", "LV2Atoms", "TactusEngine", "TactusModel", "TactusOffline", "TactusTestSupport", "FileIO",
+                "TactusCLAP", "CCLAP", "CCLAPEntry", "CLV2", "LV2Atoms", "TactusEngine", "TactusModel", "TactusEditorModel", "TactusOffline", "TactusTestSupport", "FileIO",
             ],
             path: "Tests/Formats/CLAP/TactusCLAPTests"),
         // tactus jack's prompt commands and its process callback.

@@ -275,7 +275,8 @@ private struct CLAPSession {
         var last: Int64 = 0
         for i in 0..<lists.count {
             let event = UnsafeRawPointer(lists.slot(i))
-            let time = min(Int64(event.load(as: clap_event_header_t.self).time), Int64(frames))
+            // Reading (f): a time at or past the block's end acts at its last frame.
+            let time = min(Int64(event.load(as: clap_event_header_t.self).time), Int64(max(frames, 1) - 1))
             // Out of order, where an event acts depends on which events before it the plugin
             // passed over without rendering: the session is then checked for crashes only.
             if time < last { unordered = true }

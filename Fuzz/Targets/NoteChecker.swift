@@ -103,12 +103,15 @@ struct NoteChecker {
             if offset < lastOffset { violations.add("offset \(offset) after offset \(lastOffset)") }
             if offset != lastOffset { onAtOffset = false }
             lastOffset = offset
-            // Contract §9.4, §10: a pattern's program change and the lanes' controllers, never while stopped.
+            // Contract §10: the lanes' controllers, never while stopped. A pattern's
+            // bank select and program change (§9.4) may be: a request made while
+            // stopped at its boundary switches at once (§9.3).
             if e.type == midiType, let status = e.body.first, [0xB0, 0xC0, 0xD0, 0xE0].contains(status & 0xF0) {
                 let size = status & 0xF0 == 0xC0 || status & 0xF0 == 0xD0 ? 2 : 3
                 // (A CLAP MIDI event always carries three data bytes.)
                 if e.body.count < size || e.body.count > 3 || e.body.dropFirst().contains(where: { $0 >= 128 }) { violations.add("a malformed controller message: \(e.body)") }
-                if stopped && rolledAt != frame { violations.add("a controller message \(e.body) at \(frame) while the transport is stopped") }
+                let patternProgram = status & 0xF0 == 0xC0 || (status & 0xF0 == 0xB0 && e.body.count > 1 && (e.body[1] == 0 || e.body[1] == 32))
+                if stopped && rolledAt != frame && !patternProgram { violations.add("a controller message \(e.body) at \(frame) while the transport is stopped") }
                 continue
             }
             guard e.type == midiType, e.body.count == 3, e.body[1] < 128, e.body[2] < 128 else {

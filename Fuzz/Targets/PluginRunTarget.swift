@@ -393,7 +393,7 @@ private struct Session {
         var acted: Int64 = 0
         var timed: [(frame: Int64, kind: DeliveredInput.Kind)] = []
         for e in delivered.events {
-            let clamped = e.frames < 0 ? 0 : min(e.frames, Int64(frames))
+            let clamped = e.frames < 0 ? 0 : min(e.frames, Int64(max(frames, 1) - 1))
             switch e.kind {
             case .stop, .position, .allNotesOff:
                 acted = max(acted, clamped)

@@ -30,6 +30,7 @@ const char *const tactus_uri_playing = "urn:tactus:playing";
 const char *const tactus_uri_queued = "urn:tactus:queued";
 const char *const tactus_uri_switchBeat = "urn:tactus:switchBeat";
 const char *const tactus_uri_songEntry = "urn:tactus:songEntry";
+const char *const tactus_uri_origin = "urn:tactus:origin";
 const char *const tactus_uri_request = "urn:tactus:request";
 const char *const tactus_uri_when = "urn:tactus:when";
 const char *const tactus_uri_ignoredRequests = "urn:tactus:ignoredRequests";

@@ -32,4 +32,6 @@ public struct OwedNotifications: OptionSet, Sendable, BitwiseCopyable {
     public static var scene: OwedNotifications { @_noLocks get { OwedNotifications(rawValue: 1 << 9) } }
     /// §9.6: the count of ignored pattern requests, when asked for.
     public static var ignoredRequests: OwedNotifications { @_noLocks get { OwedNotifications(rawValue: 1 << 10) } }
+    /// §7.6: the `urn:tactus:laneMutes` parameter (`Sequencer.laneMutes`): it changed, or an editor opened.
+    public static var laneMutes: OwedNotifications { @_noLocks get { OwedNotifications(rawValue: 1 << 11) } }
 }

@@ -356,23 +356,17 @@ public struct BlockRenderer: ~Copyable {
             && a.framesPerBeat == b.framesPerBeat
     }
 
+    /// The absolute frame of an input at `offset` frames into the block.
+    /// Reading (f): an offset outside the block acts at its nearest frame (below
+    /// 0 at the first, at or past the block's length at the last, so what the
+    /// input sends there stays inside the block), and one before what is
+    /// already rendered acts there (time never runs backwards).
     @_noLocks @inline(__always)
     func absoluteFrame(_ offset: Int) -> Int64 {
-        // Offsets outside the block, or before what is already rendered, act at the nearest valid frame.
-        let clamped = offset < 0 ? 0 : (offset > blockFrameCount ? blockFrameCount : offset)
+        let last = blockFrameCount > 0 ? blockFrameCount - 1 : 0
+        let clamped = offset < 0 ? 0 : (offset > last ? last : offset)
         let frame = blockStartFrame &+ Int64(clamped)
         return frame < renderedFrame ? renderedFrame : frame
-    }
-
-    /// `absoluteFrame` for an act that sends at its own frame (a switch, the
-    /// song turned on): an offset at or past the block's end (which no host
-    /// sends, CLAP and LV2 both keep event times inside the block) acts at
-    /// the block's last frame, so what it sends stays inside the block.
-    @_noLocks @inline(__always)
-    func sendingFrame(_ offset: Int) -> Int64 {
-        let frame = absoluteFrame(offset)
-        let last = blockStartFrame &+ Int64(blockFrameCount > 0 ? blockFrameCount - 1 : 0)
-        return frame > last ? last : frame
     }
 
     /// Renders everything due before the absolute frame `end`.

@@ -19,7 +19,7 @@ extension BlockRenderer {
     /// pattern does not exist or a song plays.
     @_noLocks
     public mutating func request(pattern number: Int, grid: SwitchSettings.Grid? = nil, atOffset offset: Int, output: inout MIDIEventBuffer) {
-        let frame = sendingFrame(offset)
+        let frame = absoluteFrame(offset)
         renderUntil(frame, output: &output)
         guard let s = pattern, number >= 1, number <= s.partCount, !scene.songPlays else {
             statistics.ignoredRequests &+= 1
@@ -46,7 +46,7 @@ extension BlockRenderer {
     public mutating func setSongEnabled(_ on: Bool, atOffset offset: Int, output: inout MIDIEventBuffer) {
         // A block of no frames can send nothing: the control is read again at the next block's start.
         guard on != scene.songEnabled, blockFrameCount > 0 else { return }
-        let frame = sendingFrame(offset)
+        let frame = absoluteFrame(offset)
         renderUntil(frame, output: &output)
         scene.songEnabled = on
         guard let s = pattern, s.songCount > 0 else { return }

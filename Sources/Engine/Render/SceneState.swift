@@ -58,7 +58,8 @@ public struct SceneState: Sendable, BitwiseCopyable {
     /// What a host or an editor shows of it (`urn:tactus:scene`).
     public var report: SceneReport {
         @_noLocks get {
-            SceneReport(playing: playingNumber, queued: queuedNumber, switchBeat: pendingBeat, songEntry: songEntryNumber)
+            SceneReport(
+                playing: playingNumber, queued: queuedNumber, switchBeat: pendingBeat, songEntry: songEntryNumber, origin: origin)
         }
     }
 

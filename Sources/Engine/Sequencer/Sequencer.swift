@@ -37,6 +37,8 @@ public struct Sequencer: ~Copyable {
     @usableFromInline var reportedDrops: Int64 = 0
     /// The scene (§9) the control side has last been told (`.scene`).
     @usableFromInline var reportedScene = SceneReport()
+    /// The lane mutes parameter (§7.6) the control side has last been told (`.laneMutes`).
+    @usableFromInline var reportedLaneMutes: UInt64 = 0
     /// The last error a person should see ("Last error" in a host's generic
     /// UI), composed without allocating; emptied when a pattern is accepted.
     public var lastError = FixedText(capacity: Sequencer.errorCapacity)
@@ -253,12 +255,21 @@ public struct Sequencer: ~Copyable {
     }
 
     /// §8.2: an editor opened, or renewed its lease. A new lease is owed
-    /// the scene (§9), so that an editor opened later shows what plays.
+    /// the scene (§9.9) and the lane mutes (§7.6), so that an editor opened
+    /// later shows what plays, from where, and which lanes are muted.
     @_noLocks
     public mutating func editorOpened() {
-        if !editorLease.isOpen { owed.insert(.scene) }
+        if !editorLease.isOpen {
+            owed.insert(.scene)
+            owed.insert(.laneMutes)
+        }
         editorLease.open()
     }
+
+    /// §7.6: the `urn:tactus:laneMutes` parameter as it stands (bit i: lane
+    /// i), what an editor is told with `.laneMutes`. A wrapper that keeps
+    /// some lanes elsewhere (the CLAP plugin's eight mute parameters) masks them.
+    public var laneMutes: UInt64 { @_noLocks get { renderer.parameterMutes } }
 
     /// §8.2: the editor closed.
     @_noLocks
@@ -321,7 +332,9 @@ public struct Sequencer: ~Copyable {
     /// the end of the block. Includes `.droppedNoteOns` whenever the count
     /// changed since `droppedNoteOnsReported` was last called, and `.scene`
     /// whenever `scene` changed since the last `takeOwed` that returned it
-    /// (a wrapper that finds no room for it owes it again with `owe(.scene)`).
+    /// (a wrapper that finds no room for it owes it again with `owe(.scene)`),
+    /// and `.laneMutes` whenever `laneMutes` changed since the last `takeOwed`
+    /// that returned it (likewise).
     @_noLocks
     public mutating func takeOwed() -> OwedNotifications {
         var result = owed
@@ -333,17 +346,21 @@ public struct Sequencer: ~Copyable {
             result.insert(.scene)
             reportedScene = now
         }
+        if renderer.parameterMutes != reportedLaneMutes {
+            result.insert(.laneMutes)
+            reportedLaneMutes = renderer.parameterMutes
+        }
         return result
     }
 
     /// True when `takeOwed` would return nothing and change nothing (nothing
-    /// owed, no editor's lease, the dropped count told, the scene as told):
+    /// owed, no editor's lease, the dropped count told, the scene and the lane mutes as told):
     /// a wrapper skips the call then, as in nearly every block. Inlinable: a
     /// few loads, no call.
     public var owesNothing: Bool {
         @_transparent @_noLocks get {
             owed.isEmpty && !editorLease.isOpen && renderer.statistics.droppedNoteOns == reportedDrops
-                && renderer.scene.report == reportedScene
+                && renderer.scene.report == reportedScene && renderer.parameterMutes == reportedLaneMutes
         }
     }
 

@@ -96,8 +96,8 @@ static bool output_push(const clap_output_events_t *list, const clap_event_heade
         return false;
     }
     const clap_event_midi_t *midi = (const clap_event_midi_t *)event;
-    /* A MIDI clock message (§12) is logged in its own length, as tactus render
-     * logs it: F8, FA, FB, FC alone (their unused data bytes must be 0), F2 in 3. */
+    /* A message is logged in its own length, as tactus render logs it: a MIDI
+     * clock message (§12) F8, FA, FB, FC alone (their unused data bytes must be 0), F2 in 3. */
     uint8_t status = midi->data[0];
     if (status >= 0xf8 || status == 0xf6) {
         if (midi->data[1] != 0 || midi->data[2] != 0) {
@@ -105,6 +105,14 @@ static bool output_push(const clap_output_events_t *list, const clap_event_heade
             return false;
         }
         printf("%lld %02x\n", state->block_start + event->time, status);
+    } else if (status >= 0xc0 && status < 0xe0) {
+        /* A program change or channel pressure (§10) has one data byte: logged in
+         * its 2, as tactus render logs it (its unused data[2] must be 0). */
+        if (midi->data[2] != 0) {
+            state->bad_events++;
+            return false;
+        }
+        printf("%lld %02x %02x\n", state->block_start + event->time, status, midi->data[1]);
     } else {
         printf("%lld %02x %02x %02x\n", state->block_start + event->time, midi->data[0], midi->data[1], midi->data[2]);
     }
@@ -503,7 +511,7 @@ int main(int argc, char **argv)
     plugin->deactivate(plugin);
     plugin->destroy(plugin);
     entry->deinit();
-    if (state.bad_events) return fail("the plugin sent events other than CLAP_EVENT_MIDI (or a 1-byte message with data bytes)");
+    if (state.bad_events) return fail("the plugin sent events other than CLAP_EVENT_MIDI (or a 1- or 2-byte message with data bytes past its length)");
     if (rtcheck) {
         long allocations = tactus_rtcheck_hooks_allocations(), locks = tactus_rtcheck_hooks_locks();
         fprintf(stderr, "tactus-claphost: inside process(): %ld allocator calls, %ld lock calls\n", allocations, locks);

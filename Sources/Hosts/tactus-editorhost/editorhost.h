@@ -89,8 +89,8 @@ bool notify_dropped(NotifyMessage *message, int64_t count);
 /* urn:tactus:playhead with time:beat, time:beatsPerMinute, time:speed, and
  * time:beatsPerBar unless `beats_per_bar` is NaN. */
 bool notify_playhead(NotifyMessage *message, double beat, double bpm, double speed, double beats_per_bar);
-/* urn:tactus:scene: tactus:playing, tactus:queued, tactus:switchBeat (not when NaN), tactus:songEntry. */
-bool notify_scene(NotifyMessage *message, int32_t playing, int32_t queued, double switch_beat, int32_t song_entry);
+/* urn:tactus:scene: tactus:playing, tactus:queued, tactus:switchBeat (not when NaN), tactus:songEntry, tactus:origin. */
+bool notify_scene(NotifyMessage *message, int32_t playing, int32_t queued, double switch_beat, int32_t song_entry, double origin);
 void notify_message_free(NotifyMessage *message);
 
 /* --- The UI and its instances (editor_instance.c) ------------------------------------- */
@@ -160,7 +160,7 @@ double plugin_next_due(const PluginSide *plugin);
 /* The plugin's writes to the state: the pattern text into `path`; its size, or -1. */
 long plugin_save_pattern(PluginSide *plugin, const char *path);
 /* restore() with `text` as the pattern (a preset loaded, a session opened). */
-bool plugin_restore_pattern(PluginSide *plugin, const char *text, size_t length);
+bool plugin_restore_pattern(PluginSide *plugin, const char *text, size_t length, uint64_t lane_mutes);
 
 typedef struct {
     EditorHost *host;

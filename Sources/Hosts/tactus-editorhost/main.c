@@ -20,7 +20,7 @@
  *   file I PATH                 patch:Set of urn:tactus:patternFile
  *   dropped I N                 patch:Set of urn:tactus:droppedNoteOns
  *   playhead I BEAT BPM SPEED [BEATS_PER_BAR]   urn:tactus:playhead (with time:beatsPerBar when given)
- *   scene I PLAYING QUEUED SWITCH_BEAT SONG_ENTRY   urn:tactus:scene (SWITCH_BEAT - : none)
+ *   scene I PLAYING QUEUED SWITCH_BEAT SONG_ENTRY [ORIGIN]   urn:tactus:scene (SWITCH_BEAT - : none; ORIGIN 0 unless given)
  *   control I PORT VALUE        a control port's value (port_event, format 0), as hosts pass them on
  *   scale FACTOR                ui:scaleFactor (an LV2 option) for the instances opened from now on (0: none)
  *   frames I                    prints "frames I N MEDIAN P90 MAX": how long instance I's idle calls
@@ -39,7 +39,8 @@
  * messages to the UI are the plugin's, the UI's writes go to it), and:
  *
  *   state I FILE                the plugin's saved pattern text into FILE; prints "state I BYTES"
- *   restore I FILE              restore() the plugin with FILE's text (as a preset or a session does)
+ *   restore I FILE [MUTES]      restore() the plugin with FILE's text (as a preset or a session does), and
+ *                               urn:tactus:laneMutes MUTES (an atom:Long, bit i for lane i + 1) when given
  *   load I FILE                 patch:Set of urn:tactus:patternFile to the plugin (a host's file control:
  *                               a pattern or a .mid file, which the plugin's worker imports)
  *   text I FILE                 the editor's text (TactusEditorText) into FILE; prints "text I BYTES",
@@ -257,12 +258,13 @@ static void run_command(char *line)
     } else if (!strcmp(command, "scene")) {
         if (!(instance = instance_argument(&line))) return;
         long playing, queued, entry;
-        char *beat_word;
-        double beat = NAN;
+        char *beat_word, *origin_word;
+        double beat = NAN, origin = 0;
         if (integer(word(&line), &playing) && integer(word(&line), &queued) && (beat_word = word(&line))
-            && (!strcmp(beat_word, "-") || number(beat_word, &beat)) && integer(word(&line), &entry))
-            send_message(instance, notify_scene(&message, (int32_t)playing, (int32_t)queued, beat, (int32_t)entry), &message);
-        else failed("scene needs PLAYING QUEUED SWITCH_BEAT|- SONG_ENTRY%s", "");
+            && (!strcmp(beat_word, "-") || number(beat_word, &beat)) && integer(word(&line), &entry)
+            && (!(origin_word = word(&line)) || number(origin_word, &origin)))
+            send_message(instance, notify_scene(&message, (int32_t)playing, (int32_t)queued, beat, (int32_t)entry, origin), &message);
+        else failed("scene needs PLAYING QUEUED SWITCH_BEAT|- SONG_ENTRY [ORIGIN]%s", "");
     } else if (!strcmp(command, "control")) {
         if (!(instance = instance_argument(&line))) return;
         if (integer(word(&line), &a) && number(word(&line), &x) && a >= 0 && a < 64) editor_send_control(&host, instance, (uint32_t)a, (float)x);
@@ -344,9 +346,20 @@ static void run_command(char *line)
         if (!(instance = instance_argument(&line))) return;
         char *path = word(&line);
         size_t length;
+        char *mutes_word = word(&line);
+        uint64_t bits = 0;
+        if (mutes_word) {
+            char *end;
+            errno = 0;
+            bits = strtoull(mutes_word, &end, 10);
+            if (end == mutes_word || *end != 0 || errno || *mutes_word == '-') {
+                failed("restore: MUTES is a whole number of 64 bits, not %s", mutes_word);
+                return;
+            }
+        }
         char *text = path ? read_file(path, &length) : NULL;
         if (!text) { failed("cannot read %s", path ? path : "(no file named)"); return; }
-        if (!instance->plugin || !plugin_restore_pattern(instance->plugin, text, length)) failed("restore refused %s", path);
+        if (!instance->plugin || !plugin_restore_pattern(instance->plugin, text, length, bits)) failed("restore refused %s", path);
         free(text);
     } else if (!strcmp(command, "quit")) {
         quitting = true;

@@ -86,7 +86,7 @@ bool notify_playhead(NotifyMessage *message, double beat, double bpm, double spe
     return finish(message, &builder, ok);
 }
 
-bool notify_scene(NotifyMessage *message, int32_t playing, int32_t queued, double switch_beat, int32_t song_entry)
+bool notify_scene(NotifyMessage *message, int32_t playing, int32_t queued, double switch_beat, int32_t song_entry, double origin)
 {
     Builder builder;
     if (!begin(message, &builder, 256, tactus_uri_scene)) return false;
@@ -94,7 +94,8 @@ bool notify_scene(NotifyMessage *message, int32_t playing, int32_t queued, doubl
         && lv2_atom_forge_key(&builder.forge, urid_map(tactus_uri_queued)) && lv2_atom_forge_int(&builder.forge, queued);
     if (ok && switch_beat == switch_beat)  /* not NaN: a pattern is queued */
         ok = lv2_atom_forge_key(&builder.forge, urid_map(tactus_uri_switchBeat)) && lv2_atom_forge_double(&builder.forge, switch_beat);
-    ok = ok && lv2_atom_forge_key(&builder.forge, urid_map(tactus_uri_songEntry)) && lv2_atom_forge_int(&builder.forge, song_entry);
+    ok = ok && lv2_atom_forge_key(&builder.forge, urid_map(tactus_uri_songEntry)) && lv2_atom_forge_int(&builder.forge, song_entry)
+        && lv2_atom_forge_key(&builder.forge, urid_map(tactus_uri_origin)) && lv2_atom_forge_double(&builder.forge, origin);
     return finish(message, &builder, ok);
 }
 

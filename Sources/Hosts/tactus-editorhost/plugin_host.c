@@ -361,11 +361,18 @@ long plugin_save_pattern(PluginSide *plugin, const char *path)
 typedef struct {
     const char *text;
     size_t size;
+    int64_t lane_mutes;  /* urn:tactus:laneMutes, stored only when not 0 (as the plugin saves it) */
 } RestoredPattern;
 
 static const void *retrieve(LV2_State_Handle handle, uint32_t key, size_t *size, uint32_t *type, uint32_t *flags)
 {
     RestoredPattern *restored = handle;
+    if (key == urid_map(tactus_uri_laneMutes) && restored->lane_mutes != 0) {
+        *size = sizeof restored->lane_mutes;
+        *type = urid_map(LV2_ATOM__Long);
+        *flags = LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE;
+        return &restored->lane_mutes;
+    }
     if (key != urid_map(tactus_uri_pattern)) return NULL;
     *size = restored->size;
     *type = urid_map(LV2_ATOM__String);
@@ -373,14 +380,14 @@ static const void *retrieve(LV2_State_Handle handle, uint32_t key, size_t *size,
     return restored->text;
 }
 
-bool plugin_restore_pattern(PluginSide *plugin, const char *text, size_t length)
+bool plugin_restore_pattern(PluginSide *plugin, const char *text, size_t length, uint64_t lane_mutes)
 {
     if (!plugin->state) return false;
     char *terminated = malloc(length + 1);
     if (!terminated) return false;
     memcpy(terminated, text, length);
     terminated[length] = 0;
-    RestoredPattern restored = {terminated, length + 1};
+    RestoredPattern restored = {terminated, length + 1, (int64_t)lane_mutes};
     LV2_State_Status status = plugin->state->restore(plugin->handle, retrieve, &restored, 0, NULL);
     free(terminated);
     return status == LV2_STATE_SUCCESS;

@@ -76,14 +76,83 @@ public struct EditorAudition: Equatable, Sendable {
 }
 
 /// A lane muted or unmuted in the editor, for the plugin (timing contract
-/// §7.6): the UI sets the plugin's mute for lane `lane` (from 0) to `muted`.
+/// §7.6): the UI sets the plugin's mute for lane `lane` (from 0) to `muted`:
+/// for lanes 1-8 the mute control port to `muted`; and, when `parameter` is
+/// not nil, the `urn:tactus:laneMutes` parameter to that whole word (the
+/// lanes past 8, and a lane of the first 8 the parameter muted and the
+/// click unmutes).
 public struct LaneMute: Equatable, Sendable {
     public var lane: Int
     public var muted: Bool
+    /// The parameter's new value (bit i: lane i), nil when it does not change.
+    public var parameter: UInt64?
 
-    public init(lane: Int, muted: Bool) {
+    public init(lane: Int, muted: Bool, parameter: UInt64? = nil) {
         self.lane = lane
         self.muted = muted
+        self.parameter = parameter
+    }
+
+    /// Lanes 1-8 (from 0: 0-7) have a mute control port each.
+    public static var portCount: Int { 8 }
+}
+
+/// The plugin's lane mutes as the editor knows them (timing contract §7.6,
+/// docs/plugin.md "Messages"): one model for both ways the plugin holds
+/// them. Lanes 1-8 are the mute control ports (their values come as the
+/// host passes control ports on); the `urn:tactus:laneMutes` parameter, all
+/// 64 bits, comes as the plugin's `patch:Set`. A lane is muted when either
+/// mutes it. A click sends what changes and keeps everything else, so that
+/// lanes muted by a restored session stay muted.
+///
+/// Value type; UI thread; O(1).
+public struct LaneMutes: Equatable, Sendable {
+    /// The mute ports' values (bits 0-7).
+    public private(set) var ports: UInt64 = 0
+    /// The parameter's value, as the plugin last said (or the editor last set).
+    public private(set) var parameter: UInt64 = 0
+
+    public init(ports: UInt64 = 0, parameter: UInt64 = 0) {
+        self.ports = ports & LaneMutes.portMask
+        self.parameter = parameter
+    }
+
+    static var portMask: UInt64 { (1 << UInt64(LaneMute.portCount)) - 1 }
+
+    /// The lanes shown muted (bit i: lane i).
+    public var shown: UInt64 { ports | parameter }
+
+    /// Whether lane `lane` (from 0) is muted.
+    public func isMuted(_ lane: Int) -> Bool { (0..<64).contains(lane) && shown & (1 << UInt64(lane)) != 0 }
+
+    /// A mute port's value, as the host passes it on (lanes 0-7).
+    public mutating func setPort(_ lane: Int, _ muted: Bool) {
+        guard (0..<LaneMute.portCount).contains(lane) else { return }
+        let bit: UInt64 = 1 << UInt64(lane)
+        ports = muted ? ports | bit : ports & ~bit
+    }
+
+    /// The parameter's value, as the plugin says.
+    public mutating func setParameter(_ bits: UInt64) { parameter = bits }
+
+    /// Mutes lane `lane` (0-63) when `muted`, else unmutes it, by whatever mutes
+    /// it: what the plugin must be told (nil when nothing changes).
+    public mutating func set(_ lane: Int, muted: Bool) -> LaneMute? {
+        guard (0..<64).contains(lane), isMuted(lane) != muted else { return nil }
+        let bit: UInt64 = 1 << UInt64(lane)
+        var change = LaneMute(lane: lane, muted: muted)
+        if lane < LaneMute.portCount {
+            // The port says it; the parameter, when it muted the lane too, is cleared of it.
+            setPort(lane, muted)
+            if !muted, parameter & bit != 0 {
+                parameter &= ~bit
+                change.parameter = parameter
+            }
+        } else {
+            parameter = muted ? parameter | bit : parameter & ~bit
+            change.parameter = parameter
+        }
+        return change
     }
 }
 

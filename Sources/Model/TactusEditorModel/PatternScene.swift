@@ -2,9 +2,10 @@ import TactusEngine
 import TactusModel
 
 /// What the plugin plays of a text of several patterns, as its
-/// `urn:tactus:scene` message says (docs/plugin.md, "The editor"): the
-/// pattern playing, the one queued and the beat it takes over at, the song's
-/// entry; and the `song` control's value, as the host passes it on.
+/// `urn:tactus:scene` message says (docs/plugin.md, "Messages"; timing
+/// contract §9.9): the pattern playing and its origin, the one queued and
+/// the beat it takes over at, the song's entry; and the `song` control's
+/// value, as the host passes it on.
 ///
 /// Value type, UI thread. Patterns and entries are numbered from 1, 0 for none.
 public struct PatternScene: Equatable, Sendable {
@@ -18,42 +19,47 @@ public struct PatternScene: Equatable, Sendable {
     public var songEntry: Int = 0
     /// The plugin's `song` control (port 14): the song plays when the text has one.
     public var songOn = true
-    /// The playing pattern's origin `O` (§9.1) in host beats, as far as the
-    /// editor can tell (`updated`): its lanes are at `(b - O) mod length`.
+    /// The playing pattern's origin `O` (§9.1) in host beats, as the plugin
+    /// says it (0 until it does: pattern 1 from instantiation): its lanes are
+    /// at `(b - O) mod length`, and so is the playhead drawn.
     public var origin: Double = 0
 
-    public init(playing: Int = 0, queued: Int = 0, switchBeat: Double? = nil, songEntry: Int = 0, songOn: Bool = true) {
+    public init(
+        playing: Int = 0, queued: Int = 0, switchBeat: Double? = nil, songEntry: Int = 0, songOn: Bool = true, origin: Double = 0
+    ) {
         self.playing = playing
         self.queued = queued
         self.switchBeat = switchBeat
         self.songEntry = songEntry
         self.songOn = songOn
+        self.origin = origin.isFinite ? origin : 0
     }
 
-    /// `incoming` (a scene message) as the editor keeps it: the song
-    /// control's value stays, and the origin follows §9: a song entry's start
-    /// (`songStarts`, beats; the song's `songLength` when it loops, for the
-    /// pass the playhead `beat` is in), the boundary of a switch that just
-    /// happened (`phase restart`; `phase keep` keeps the origin), else as it
-    /// was (0 when the editor opens: pattern 1 from instantiation).
-    public func updated(
-        with incoming: PatternScene, beat: Double?, keepsPhase: Bool, songStarts: [Double], songLength: Double?
-    ) -> PatternScene {
+    /// `incoming` (a scene message) as the editor keeps it: all of it, its
+    /// origin included (the plugin holds it exactly, whatever switched when,
+    /// also before the editor opened), but the song control's value, which
+    /// comes from the host.
+    public func updated(with incoming: PatternScene) -> PatternScene {
         var next = incoming
         next.songOn = songOn
-        next.origin = origin
-        if incoming.songEntry > 0, incoming.songEntry <= songStarts.count {
-            let start = songStarts[incoming.songEntry - 1]
-            var passes = 0.0
-            if let length = songLength, length > 0, let b = beat, b.isFinite, b > start {
-                passes = ((b - start) / length).rounded(.down)
-            }
-            next.origin = start + passes * (songLength ?? 0)
-        } else if incoming.playing != 0, incoming.playing != playing || (queued == incoming.playing && incoming.queued == 0) {
-            if !keepsPhase, queued == incoming.playing, let boundary = switchBeat { next.origin = boundary }
-            else if !keepsPhase, playing != 0, let b = beat, b.isFinite { next.origin = b }
-        }
         return next
+    }
+
+    /// The position in the playing pattern (beats from its origin) at host
+    /// beat `beat`: where the playhead is drawn (the lanes wrap it by their lengths).
+    public func patternBeat(atHostBeat beat: Double) -> Double { beat - origin }
+
+    /// Where the playhead is in a lane of `length` beats of the playing
+    /// pattern at host beat `beat`: `(beat - origin) mod length` (§9.1); nil
+    /// for a length or beat a display cannot use.
+    public func laneBeat(atHostBeat beat: Double, length: Double) -> Double? {
+        PatternScene.beatInLoop(patternBeat(atHostBeat: beat), length: length)
+    }
+
+    /// `beat mod length`, in `0..<length`: a pattern's beat in a lane's loop (a pass starts at the pattern's beat 0).
+    public static func beatInLoop(_ beat: Double, length: Double) -> Double? {
+        guard length > 0, length.isFinite, beat.isFinite else { return nil }
+        return beat - (beat / length).rounded(.down) * length
     }
 
     /// Whole beats left until the queued pattern takes over, counted as a

@@ -101,9 +101,11 @@ public struct PianoRollEditor {
     public var laneHeaderWidth: Double = 120
     /// The keyboard strip's width when a lane is shown alone.
     public var keyboardStripWidth: Double
-    /// The lanes the plugin mutes as far as the editor knows (bit i: lane i):
-    /// what its mute buttons show (`setMuted`, `toggleMute`).
-    public private(set) var laneMutes: UInt64 = 0
+    /// The plugin's lane mutes as far as the editor knows: what its mute
+    /// buttons show (`setMuted`, `setParameterMutes`, `toggleMute`).
+    public private(set) var mutes = LaneMutes()
+    /// The lanes shown muted (bit i: lane i).
+    public var laneMutes: UInt64 { mutes.shown }
     /// Beats in a bar, as the host's meter says (4 until it does): the ruler counts bars by it.
     public private(set) var beatsPerBar: Double = 4
     /// What the plugin plays, as far as the editor knows (`setScene`).
@@ -358,23 +360,32 @@ public struct PianoRollEditor {
         return .redraw
     }
 
-    /// What the plugin says of lane `lane`'s mute (a control port's value the host passed on).
+    /// What the plugin says of lane `lane`'s mute control port (lanes 0-7:
+    /// its value, as the host passed it on).
     public mutating func setMuted(_ lane: Int, _ muted: Bool) -> EditorEffects {
-        guard (0..<64).contains(lane) else { return .none }
-        let bit: UInt64 = 1 << UInt64(lane)
-        let bits = muted ? laneMutes | bit : laneMutes & ~bit
-        guard bits != laneMutes else { return .none }
-        laneMutes = bits
+        var next = mutes
+        next.setPort(lane, muted)
+        guard next != mutes else { return .none }
+        mutes = next
+        return .redraw
+    }
+
+    /// What the plugin says of its `urn:tactus:laneMutes` parameter (all 64
+    /// lanes): adopted, so that the next click keeps the lanes it mutes.
+    public mutating func setParameterMutes(_ bits: UInt64) -> EditorEffects {
+        guard bits != mutes.parameter else { return .none }
+        mutes.setParameter(bits)
         return .redraw
     }
 
     /// Mutes or unmutes lane `lane` in the plugin (version 2: mutes belong to
     /// lanes, §7.6); the effect says what to tell the plugin.
     public mutating func toggleMute(_ lane: Int) -> EditorEffects {
-        guard mutesAddressLanesShown, document.lanes.indices.contains(lane), lane < 64 else { return .none }
-        let muted = laneMutes & (1 << UInt64(lane)) == 0
-        var effects = setMuted(lane, muted)
-        effects.mute = LaneMute(lane: lane, muted: muted)
+        guard mutesAddressLanesShown, document.lanes.indices.contains(lane), lane < 64,
+            let change = mutes.set(lane, muted: !mutes.isMuted(lane))
+        else { return .none }
+        var effects = EditorEffects.redraw
+        effects.mute = change
         return effects
     }
 

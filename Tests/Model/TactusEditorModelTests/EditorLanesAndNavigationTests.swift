@@ -129,6 +129,34 @@ struct LaneStackTests {
         #expect(one.toggleMute(0) == .none && one.muteButton(ofLane: 0) == nil)
     }
 
+    /// Forty lanes, lane n playing key 40 + n.
+    static let fortyLanes = "tactus-pattern 2\n" + (1...40).map { "lane l\($0) length 4\nnote 0 1 \(40 + $0) 100\n" }.joined()
+
+    @Test("the plugin's lane mutes parameter (a restored session's lanes 10 and 40) is shown, and a click on lane 12 keeps them (issue 29)")
+    func restoredMutesPastEight() throws {
+        var e = try stacked(Self.fortyLanes)
+        let restored: UInt64 = 1 << 9 | 1 << 39
+        #expect(e.setParameterMutes(restored) == .redraw)
+        #expect(e.mutes.isMuted(9) && e.mutes.isMuted(39) && !e.mutes.isMuted(11) && e.laneMutes == restored)
+        // Lane 12's M: the parameter goes out whole, lanes 10 and 40 still in it.
+        let twelve = e.toggleMute(11)
+        #expect(twelve.mute == LaneMute(lane: 11, muted: true, parameter: restored | 1 << 11) && twelve.redraw)
+        #expect(e.laneMutes == restored | 1 << 11)
+        // Lane 10's M unmutes lane 10 alone.
+        #expect(e.toggleMute(9).mute == LaneMute(lane: 9, muted: false, parameter: 1 << 39 | 1 << 11))
+        // The plugin's echo (or a state restored meanwhile) is what shows.
+        #expect(e.setParameterMutes(1 << 39) == .redraw && e.laneMutes == 1 << 39)
+        #expect(e.setParameterMutes(1 << 39) == .none)
+        // Lanes 1-8: the port; a lane of them the parameter mutes is shown muted, and its M
+        // unmutes it in both (the port to 0, the parameter without it).
+        #expect(e.setMuted(0, true) == .redraw && e.laneMutes == 1 << 39 | 1)
+        #expect(e.toggleMute(2).mute == LaneMute(lane: 2, muted: true, parameter: nil))
+        _ = e.setParameterMutes(1 << 39 | 1 << 5)
+        #expect(e.mutes.isMuted(5))
+        #expect(e.toggleMute(5).mute == LaneMute(lane: 5, muted: false, parameter: 1 << 39))
+        #expect(!e.mutes.isMuted(5) && e.mutes.ports == 0b101)
+    }
+
     @Test("l shows one lane at a time, and all of them again; a pattern of one lane is never stacked")
     func toggleView() throws {
         var e = try stacked(threeLanes)

@@ -179,21 +179,22 @@ struct EditorPatternsTests {
         #expect(PatternScene(playing: 1).beatsLeft(atBeat: 4) == nil)
     }
 
-    @Test("the playing pattern's origin, as the editor follows it: a switch's boundary (phase restart), kept (phase keep), a song entry's start")
+    @Test("the playhead counts from the origin the plugin says (issue 29): after phase restart at beat 6 of a 4-beat pattern, host beat 7 is its beat 1")
     func origin() {
-        var scene = PatternScene(songOn: false).updated(
-            with: PatternScene(playing: 1), beat: 3, keepsPhase: false, songStarts: [], songLength: nil)
-        #expect(scene.playing == 1 && scene.origin == 0 && !scene.songOn)
-        scene = scene.updated(with: PatternScene(playing: 1, queued: 2, switchBeat: 8), beat: 5, keepsPhase: false, songStarts: [], songLength: nil)
-        #expect(scene.origin == 0 && scene.queued == 2)
-        scene = scene.updated(with: PatternScene(playing: 2), beat: 8.01, keepsPhase: false, songStarts: [], songLength: nil)
-        #expect(scene.origin == 8 && scene.playing == 2)
-        let kept = PatternScene(playing: 1, queued: 2, switchBeat: 8).updated(
-            with: PatternScene(playing: 2), beat: 8.01, keepsPhase: true, songStarts: [], songLength: nil)
-        #expect(kept.origin == 0)
-        // The song: entries at 0, 8, 32 (40 beats, looping); the third entry in the song's second pass.
-        let song = PatternScene().updated(with: PatternScene(playing: 3, songEntry: 3), beat: 73, keepsPhase: false, songStarts: [0, 8, 32], songLength: 40)
-        #expect(song.origin == 72)
+        // An editor that opens after the switch: its first scene message carries the origin.
+        let opened = PatternScene(songOn: false).updated(with: PatternScene(playing: 2, origin: 6))
+        #expect(opened.playing == 2 && opened.origin == 6 && !opened.songOn)  // the song control stays the host's
+        #expect(opened.laneBeat(atHostBeat: 7, length: 4) == 1)
+        #expect(PatternScene(playing: 2).laneBeat(atHostBeat: 7, length: 4) == 3)  // what origin 0 would draw
+        // A lane of 3 beats in it, a fractional origin (a switch at beat 6.5, `now`).
+        #expect(PatternScene(playing: 2, origin: 6.5).laneBeat(atHostBeat: 10, length: 3) == 0.5)
+        // Before the origin (a host that jumped back): still in the loop.
+        #expect(opened.laneBeat(atHostBeat: 5, length: 4) == 3)
+        #expect(opened.laneBeat(atHostBeat: .nan, length: 4) == nil && opened.laneBeat(atHostBeat: 7, length: 0) == nil)
+        // A song entry's start, as the plugin says it (entry 3 of a looping song, its second pass).
+        let song = PatternScene().updated(with: PatternScene(playing: 3, songEntry: 3, origin: 72))
+        #expect(song.laneBeat(atHostBeat: 73, length: 8) == 1)
+        #expect(PatternScene(origin: .infinity).origin == 0)
     }
 
     @Test("a large text of several patterns: an edit of one changes only its lines, quickly")

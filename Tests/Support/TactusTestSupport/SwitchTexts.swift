@@ -20,4 +20,24 @@ public enum SwitchTexts {
         \(trailer)
         """
     }
+
+    /// Two 4-beat patterns, `a` (C3 on its beat 0) and `b` (C4 D4 E4 F4, one on each of
+    /// its beats), switched at the next beat with the phase restarted (issue 29's editor origin).
+    public static let restartEachBeat = """
+        tactus-pattern 3
+        switch at beat phase restart
+        pattern a
+        lane x length 4
+        note 0 1 48 100
+        pattern b
+        lane x length 4
+        note 0 1/2 60 90
+        note 1 1/2 62 90
+        note 2 1/2 64 90
+        note 3 1/2 65 90
+
+        """
+
+    /// Forty lanes of one beat (version 2), lane n playing key 40 + n on each beat: which lanes a mute silences is which keys.
+    public static let fortyLanes = "tactus-pattern 2\n" + (1...40).map { "lane l\($0) length 1\nnote 0 1/4 \(40 + $0) 100\n" }.joined()
 }

@@ -78,6 +78,7 @@ extern const char *const tactus_uri_playing;
 extern const char *const tactus_uri_queued;
 extern const char *const tactus_uri_switchBeat;
 extern const char *const tactus_uri_songEntry;
+extern const char *const tactus_uri_origin;
 extern const char *const tactus_uri_request;
 extern const char *const tactus_uri_when;
 extern const char *const tactus_uri_ignoredRequests;

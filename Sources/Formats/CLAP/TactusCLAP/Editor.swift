@@ -36,6 +36,8 @@ struct CLAPEditor {
     var incoming: Incoming? = nil
     /// The mute parameters as the editor was last told of them; nil: not yet told.
     var shownControls: UInt64? = nil
+    /// The lanes past 8 muted (`urn:tactus:laneMutes`) as the editor was last told of them; nil: not yet told.
+    var shownLanesPastEight: UInt64? = nil
 
     /// A message for the editor, as an LV2 host's `port_event` gives it.
     struct Outgoing {
@@ -148,14 +150,10 @@ public func clapOnTimer(_ instance: UnsafeMutableRawPointer?, _ timer: clap_id) 
     guard let instance else { return }
     let plugin = CLAPPlugin.from(instance)
     guard plugin.pointee.editor.timer == timer, let handle = plugin.pointee.editor.handle else { return }
-    plugin.pointee.readNotices()
-    plugin.pointee.showControls()
     // Each message is given outside any access to the instance: the editor
     // answers some of them at once, through `write`. (Its answers to these
     // go at the next tick.)
-    let outgoing = plugin.pointee.editor.outbox
-    plugin.pointee.editor.outbox = []
-    for message in outgoing {
+    for message in plugin.pointee.takeEditorMessages() {
         message.bytes.withUnsafeBytes { tactus_clap_editor_port_event(handle, message.port, UInt32($0.count), message.format, $0.baseAddress) }
     }
     tactus_clap_editor_idle(handle)
@@ -168,16 +166,38 @@ public func clapEditorWrite(_ controller: UnsafeMutableRawPointer?, _ port: UInt
     CLAPPlugin.from(controller).pointee.editorWrote(port: port, size: Int(size), format: format, buffer: buffer)
 }
 
+/// The messages a timer tick would give an open editor now, taken, as
+/// (port, format, bytes): for tests, which have no window (`open` marks the
+/// editor open for `process()`'s notices, as `set_parent` does).
+public func clapEditorMessagesDue(_ instance: UnsafeMutableRawPointer, open: Bool = true) -> [(port: UInt32, format: UInt32, bytes: [UInt8])] {
+    let plugin = CLAPPlugin.from(instance)
+    plugin.pointee.editorChannel.editorOpen.pointee.store(open, ordering: .relaxed)
+    return plugin.pointee.takeEditorMessages().map { ($0.port, $0.format, $0.bytes) }
+}
+
 extension CLAPPlugin {
-    /// What the audio thread owes the editor: the newest playhead goes to it;
-    /// replaced patterns are reclaimed here (the exchange's one reclaimer).
+    /// What goes to the editor at a timer tick: what the audio thread owes
+    /// it, the parameters the host changed, the answers waiting; taken.
+    mutating func takeEditorMessages() -> [CLAPEditor.Outgoing] {
+        readNotices()
+        showControls()
+        let outgoing = editor.outbox
+        editor.outbox = []
+        return outgoing
+    }
+
+    /// What the audio thread owes the editor: the newest playhead, scene and
+    /// lane mutes go to it; replaced patterns are reclaimed here (the
+    /// exchange's one reclaimer).
     mutating func readNotices() {
         var playhead: Playhead? = nil
         var scene: SceneReport? = nil
+        var lanesPastEight: UInt64? = nil
         var reclaim = false
         while let notice = editorChannel.notices.pointee.pop() {
             if notice.owed.contains(.playhead) { playhead = notice.playhead }
             if notice.owed.contains(.scene) { scene = notice.scene }
+            if notice.owed.contains(.laneMutes) { lanesPastEight = notice.lanesPastEight }
             if notice.owed.contains(.reclaim) { reclaim = true }
         }
         if reclaim, let sequencer { _ = sequencer.pointee.handOver.pointee.reclaim() }
@@ -187,9 +207,19 @@ extension CLAPPlugin {
             let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.scene) {
                 $0.addScene(
                     playing: Int32(clamping: s.playing), queued: Int32(clamping: s.queued),
-                    switchBeat: s.queued > 0 ? s.switchBeat.approximateValue : nil, songEntry: Int32(clamping: s.songEntry), uris: uris)
+                    switchBeat: s.queued > 0 ? s.switchBeat.approximateValue : nil, songEntry: Int32(clamping: s.songEntry),
+                    origin: s.origin.approximateValue, uris: uris)
             }
             editor.outbox.append(CLAPEditor.Outgoing(port: TACTUS_PORT_NOTIFY, format: uris.atomEventTransfer, bytes: atom))
+        }
+        if let bits = lanesPastEight, bits != editor.shownLanesPastEight {
+            // `patch:Set` of `urn:tactus:laneMutes` (§7.6), as the LV2 plugin's notify port carries it:
+            // the editor opened, or they changed (its own message, a state loaded).
+            let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.patchSet) {
+                $0.addPatchSet(property: uris.laneMutes, long: Int64(bitPattern: bits), uris: uris)
+            }
+            editor.outbox.append(CLAPEditor.Outgoing(port: TACTUS_PORT_NOTIFY, format: uris.atomEventTransfer, bytes: atom))
+            editor.shownLanesPastEight = bits
         }
         guard let p = playhead else { return }
         let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.playhead) {

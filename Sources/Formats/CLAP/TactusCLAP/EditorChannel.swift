@@ -13,7 +13,8 @@ import TactusEngine
 ///   the editor set (a mute clicked), which the host is told of as output
 ///   parameter events between gesture begin and end.
 /// - `notices` (`process()` to the main thread's timer): what the sequencer
-///   owes the editor (the playhead, the scene, a pattern to reclaim), read
+///   owes the editor (the playhead, the scene, the lanes past 8 muted, a
+///   pattern to reclaim), read
 ///   while an editor is open and dropped otherwise.
 ///
 /// Pushing and popping never allocate, lock or block; a full queue drops
@@ -36,11 +37,13 @@ struct EditorChannel {
         var value: Double
     }
 
-    /// What a block owed the editor, with the playhead and the scene (§9) at its end.
+    /// What a block owed the editor, with the playhead, the scene (§9.9) and
+    /// the lanes past 8 muted (§7.6, `urn:tactus:laneMutes`) at its end.
     struct Notice: BitwiseCopyable {
         var owed: OwedNotifications
         var playhead: Playhead
         var scene: SceneReport
+        var lanesPastEight: UInt64
     }
 
     let commands: UnsafeMutablePointer<SPSCQueue<Command>>
@@ -157,7 +160,11 @@ struct EditorChannel {
             owed.remove(.droppedNoteOns)
         }
         guard !owed.isEmpty, editorOpen.pointee.load(ordering: .relaxed) else { return }
-        if !notices.pointee.push(Notice(owed: owed, playhead: sequencer.pointee.playhead, scene: sequencer.pointee.scene)) {
+        // The engine's lane mutes parameter holds the eight mute parameters too; the editor learns those as parameters.
+        let notice = Notice(
+            owed: owed, playhead: sequencer.pointee.playhead, scene: sequencer.pointee.scene,
+            lanesPastEight: sequencer.pointee.laneMutes & ~CLAPParameter.muteMask)
+        if !notices.pointee.push(notice) {
             owed.remove(.playhead)
             sequencer.pointee.owe(owed)
         }

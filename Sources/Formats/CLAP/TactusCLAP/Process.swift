@@ -71,8 +71,8 @@ enum CLAPProcess {
     /// One input event: a transport report (§11.1), MIDI (key-follow, all
     /// notes off, pattern triggers, thru; §5, §7.5, §9.6) or a parameter's value (§11.4). Events of
     /// other spaces or types, and events too short for their type, are
-    /// passed over; a time beyond the block is taken at its end, as LV2's
-    /// event offsets are.
+    /// passed over; a time at or beyond the block's end acts at its last
+    /// frame, as LV2's event offsets do (reading (f)).
     @_noLocks
     static func read(
         _ event: UnsafePointer<clap_event_header_t>, frameCount: Int, controls: CLAPControls, pastEight: UInt64,

@@ -38,20 +38,24 @@ public enum JackCyclePlayer {
     /// order), and returns what the MIDI output would carry. `edits[i]` is a
     /// pattern text the prompt offers before cycle `i`, which installs it;
     /// `live[i]` the lane mutes and MIDI thru the prompt sets before cycle `i`
-    /// (`mute`, `unmute`, `thru`). With `journal`, the session journal is
-    /// written there as `tactus jack --journal` writes it.
+    /// (`mute`, `unmute`, `thru`). `requests[i]` is a `play NAME [WHEN]` the
+    /// prompt makes before cycle `i` (the request and its words, as the journal
+    /// writes them); `song[i]` its `song on|off` before cycle `i`. A version-3
+    /// text of several patterns plays whole, as the prompt plays it. With
+    /// `journal`, the session journal is written there as `tactus jack
+    /// --journal` writes it.
     public static func play(
         patternText: [UInt8], sampleRate: Double, cycles: [JackTransportSnapshot], controls: [ControlMessage] = [],
-        edits: [Int: [UInt8]] = [:], live: [Int: LiveControls] = [:], journal folder: String? = nil
+        edits: [Int: [UInt8]] = [:], live: [Int: LiveControls] = [:], requests: [Int: (request: PatternRequest, words: String)] = [:],
+        song: [Int: Bool] = [:], journal folder: String? = nil
     ) throws -> [PlayedEvent] {
-        let pattern = try PatternParser.parse(bytes: patternText)
         // The client, its ports and the JACK calls of `process` are not used by the engine's part of a cycle.
         let none = OpaquePointer(bitPattern: 1)!
         var options = SequencerOptions()
         options.journal = folder
         let session = SessionState(
             sampleRate: sampleRate, client: none, midiOut: none, controlIn: none, options: options,
-            pattern: PatternSnapshot.make(pattern, text: patternText, tag: 0))
+            pattern: try PatternEditor(parsing: patternText).snapshot(tag: 0))
         defer { session.free() }
         let c = session.context.pointee
         var writer: JournalWriter? = nil
@@ -67,7 +71,7 @@ public enum JackCyclePlayer {
                 let tag = UInt64(index + 1)
                 writer?.recordEdit(tag: tag, text: text)
                 c.sequencer.pointee.handOver.pointee.reclaim()
-                guard c.sequencer.pointee.handOver.pointee.offer(PatternSnapshot.make(try PatternParser.parse(bytes: text), text: text, tag: tag)) else {
+                guard c.sequencer.pointee.handOver.pointee.offer(try PatternEditor(parsing: text).snapshot(tag: tag)) else {
                     throw SequencerError(description: "the engine took no pattern for \(SnapshotExchange.defaultBudget) edits")
                 }
             }
@@ -75,6 +79,11 @@ public enum JackCyclePlayer {
                 c.flags.pointee.laneMutes.store(settings.laneMutes, ordering: .relaxed)
                 c.flags.pointee.thru.store(settings.thru, ordering: .relaxed)
             }
+            if let (request, words) = requests[index] {
+                writer?.recordRequest(word: request.word, text: words)
+                c.flags.pointee.patternRequest.store(request.word, ordering: .relaxed)
+            }
+            if let on = song[index] { c.flags.pointee.song.store(on, ordering: .relaxed) }
             let end = frame + Int64(cycle.frameCount)
             JackSequencerProcess.beginCycle(c, frame: frame, transport: cycle, room: c.sequencer.pointee.eventStorageCapacity, closing: false)
             for m in controls where m.frame >= frame && m.frame < end {

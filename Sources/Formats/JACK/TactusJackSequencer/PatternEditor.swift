@@ -148,7 +148,7 @@ public struct PatternEditor {
         case "help", "?": return .answer(PatternEditor.help)
         case "quit", "exit": return .quit
         case "add": return add(args)
-        case "cc", "bend", "pressure", "program": return addController(command, args)
+        case "cc", "bend", "pressure", "program": return addController(command, statement: PatternEditor.statement(line))
         case "remove", "rm": return remove(args)
         case "length": return length(args)
         case "lane": return lane(args)
@@ -177,7 +177,7 @@ public struct PatternEditor {
     public func show() -> String {
         if arrangement != nil { return String(decoding: arrangementText, as: UTF8.self).trimmingSuffixNewlines }
         let pattern = self.pattern
-        if pattern.version == 2 { return PatternEditor.showVersion2(pattern) }
+        if pattern.version == 2 { return PatternEditor.showLanes(pattern, textVersion: document.textVersion) }
         var out = "length \(PatternWriter.beatText(pattern.length))  (\(PatternEditor.counted(pattern.notes.count, "note")))"
         for (i, n) in pattern.notes.enumerated() {
             var line = "\(i + 1): " + PatternWriter.noteStatement(n, defaultChannel: 1)
@@ -203,19 +203,33 @@ public struct PatternEditor {
         }
     }
 
+    /// One command as typed, its comment cut off and its outer blanks trimmed:
+    /// a statement of a pattern file, whose columns are the ones the person typed.
+    static func statement(_ command: String) -> String {
+        let bytes = Array(command.utf8)
+        let content = bytes[..<PatternParser.commentStart(in: bytes)].map { $0 == UInt8(ascii: "\r") ? UInt8(ascii: " ") : $0 }
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = content.firstIndex(where: { !blank($0) }), let last = content.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(decoding: content[first...last], as: UTF8.self)
+    }
+
     /// `cc`, `bend`, `pressure`, `program`: a controller point in the current
-    /// lane, read by the pattern parser with the lane's length and channel.
-    private mutating func addController(_ command: String, _ args: [String]) -> Outcome {
+    /// lane, read by the pattern parser with the lane's length and channel, as
+    /// a line of a file: a bad one is refused with the column (in the statement
+    /// as typed) and the reason `tactus check` gives for that line in a file.
+    private mutating func addController(_ command: String, statement: String) -> Outcome {
         let lane = document.lanes[currentLane]
         let laneLine = PatternWriter.laneStatement(PatternLane(name: lane.name, length: lane.length, channel: lane.channel))
-        let text = "tactus-pattern 3\n\(laneLine)\n\(command) \(args.joined(separator: " "))\n"
+        let text = "tactus-pattern 3\n\(laneLine)\n\(statement)\n"
         do {
             var point = try PatternParser.parse(text).controllers[0]
             point.lane = currentLane
             if case .failure(let error) = document.addController(point) { return .error("\(command): \(error.reasonText)") }
             return .changed("added \(PatternWriter.controllerStatement(point, defaultChannel: lane.channel)) to lane \(String(decoding: lane.name, as: UTF8.self))")
         } catch {
-            return .error("\(command): \(error.reasonText)")
+            // Line 3 is the statement; a column there points into what was typed.
+            let column = error.line == 3 && error.column > 0 ? "column \(error.column): " : ""
+            return .error("\(command): \(column)\(error.reasonText)")
         }
     }
 
@@ -402,16 +416,23 @@ public struct PatternEditor {
         return lines.joined(separator: "\n")
     }
 
-    private static func showVersion2(_ pattern: Pattern) -> String {
-        var out = "tactus-pattern 2  (\(PatternEditor.counted(pattern.notes.count, "note")) in \(PatternEditor.counted(pattern.laneList.count, "lane")), common cycle \(PatternWriter.beatText(pattern.length)))"
+    /// A pattern of lanes (version 2, or one pattern of version 3, whose
+    /// controller points follow each lane's notes).
+    private static func showLanes(_ pattern: Pattern, textVersion: Int) -> String {
+        let points = pattern.controllers.isEmpty ? "" : ", \(PatternEditor.counted(pattern.controllers.count, "controller point"))"
+        var out = "tactus-pattern \(max(2, textVersion))  (\(PatternEditor.counted(pattern.notes.count, "note"))\(points) in \(PatternEditor.counted(pattern.laneList.count, "lane")), common cycle \(PatternWriter.beatText(pattern.length)))"
         if pattern.seed != 0 { out += "\nseed \(pattern.seed)" }
         // Each lane line, then its notes, as the writer spells them (the lines
-        // stay pattern text), numbered in text order as `remove N` counts them.
+        // stay pattern text), numbered in text order as `remove N` counts them;
+        // then its controller points (timing contract §10).
         for (index, lane) in pattern.laneList.enumerated() {
             out += "\n" + PatternWriter.laneStatement(lane)
             for (i, note) in pattern.notes.enumerated() where note.lane == index {
                 let body = "\(i + 1): " + PatternWriter.noteStatement(note, defaultChannel: lane.channel)
                 out += "\n" + body + String(repeating: " ", count: max(2, 28 - body.count)) + "# " + NoteName.name(note.key)
+            }
+            for point in pattern.controllers where point.lane == index {
+                out += "\n" + PatternWriter.controllerStatement(point, defaultChannel: lane.channel)
             }
         }
         return out

@@ -88,16 +88,18 @@ extension AtomObjectWriter {
     }
 
     /// `[] a tactus:scene ; tactus:playing p ; tactus:queued q ; [tactus:switchBeat b ;]
-    /// tactus:songEntry e`: the pattern playing and the one queued (1-based, 0
-    /// none), each an `atom:Int`; the queued switch's boundary beat (an
-    /// `atom:Double`, only while one is queued); the song entry playing
-    /// (1-based, 0 when no song plays), an `atom:Int` (timing contract §9).
+    /// tactus:songEntry e ; tactus:origin o`: the pattern playing and the one
+    /// queued (1-based, 0 none), each an `atom:Int`; the queued switch's
+    /// boundary beat (an `atom:Double`, only while one is queued); the song
+    /// entry playing (1-based, 0 when no song plays), an `atom:Int`; the
+    /// playing pattern's origin, a beat (an `atom:Double`) (timing contract §9.9).
     @_noLocks
-    public mutating func addScene(playing: Int32, queued: Int32, switchBeat: Double?, songEntry: Int32, uris: URIDTable) {
+    public mutating func addScene(playing: Int32, queued: Int32, switchBeat: Double?, songEntry: Int32, origin: Double, uris: URIDTable) {
         add(uris.playing, int: playing, uris: uris)
         add(uris.queued, int: queued, uris: uris)
         if let switchBeat { add(uris.switchBeat, double: switchBeat, uris: uris) }
         add(uris.songEntry, int: songEntry, uris: uris)
+        add(uris.origin, double: origin, uris: uris)
     }
 
     /// `[] a tactus:request ; tactus:pattern n ; [tactus:when "bar"]`: asks for

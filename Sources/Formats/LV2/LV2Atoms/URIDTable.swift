@@ -25,7 +25,7 @@ public struct URIDTable: Sendable {
     /// The pattern text between the plugin and its editor, in pieces.
     public let patternChange, textPiece, textReceipt, textHash, textOffset, textLength, textWindow: LV2_URID
     /// Patterns and songs (timing contract §9): the scene the plugin reports, a request, the ignored requests' count.
-    public let scene, playing, queued, switchBeat, songEntry, request, when, ignoredRequests: LV2_URID
+    public let scene, playing, queued, switchBeat, songEntry, origin, request, when, ignoredRequests: LV2_URID
 
     /// Maps every URI with the host's `urid:map`.
     public init(_ map: UnsafePointer<LV2_URID_Map>) {
@@ -87,6 +87,7 @@ public struct URIDTable: Sendable {
         queued = m(tactus_uri_queued)
         switchBeat = m(tactus_uri_switchBeat)
         songEntry = m(tactus_uri_songEntry)
+        origin = m(tactus_uri_origin)
         request = m(tactus_uri_request)
         when = m(tactus_uri_when)
         ignoredRequests = m(tactus_uri_ignoredRequests)

@@ -44,14 +44,14 @@ extension AtomSequenceWriter {
         return endObject(object, frames: 0, objectType: uris.atomObject)
     }
 
-    /// `urn:tactus:scene`: what plays, what waits, the song entry (§9).
+    /// `urn:tactus:scene`: what plays and from where, what waits, the song entry (§9.9).
     @_noLocks
     mutating func appendScene(_ scene: SceneReport, uris: URIDTable) -> Bool {
         guard var object = beginObject(otype: uris.scene) else { return false }
         object.addScene(
             playing: Int32(clamping: scene.playing), queued: Int32(clamping: scene.queued),
             switchBeat: scene.queued > 0 ? scene.switchBeat.approximateValue : nil, songEntry: Int32(clamping: scene.songEntry),
-            uris: uris)
+            origin: scene.origin.approximateValue, uris: uris)
         return endObject(object, frames: 0, objectType: uris.atomObject)
     }
 }

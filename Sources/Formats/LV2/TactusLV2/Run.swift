@@ -216,6 +216,7 @@ extension Plugin {
         if property == nil || property == u.patternFile { a.pointee.sequencer.owe(.patternFile) }
         if property == nil || property == u.droppedNoteOns { a.pointee.sequencer.owe(.droppedNoteOns) }
         if property == nil || property == u.ignoredRequests { a.pointee.sequencer.owe(.ignoredRequests) }
+        if property == nil || property == u.laneMutes { a.pointee.sequencer.owe(.laneMutes) }
         if property == u.error { a.pointee.sequencer.owe(.error) }
     }
 
@@ -253,6 +254,12 @@ extension Plugin {
         }
         if owed.contains(.scene), !out.appendScene(a.pointee.sequencer.scene, uris: u.pointee), out.isConnected {
             a.pointee.sequencer.owe(.scene)  // no room: the next block
+        }
+        // §7.6: the lane mutes parameter, all 64 bits, to an editor that opens and at each change.
+        if owed.contains(.laneMutes), out.isConnected,
+            !out.appendPatchSet(property: u.pointee.laneMutes, long: Int64(bitPattern: a.pointee.sequencer.laneMutes), uris: u.pointee)
+        {
+            a.pointee.sequencer.owe(.laneMutes)  // no room: the next block
         }
         if owed.contains(.playhead), var object = out.beginObject(otype: u.pointee.playhead) {
             let p = a.pointee.sequencer.playhead

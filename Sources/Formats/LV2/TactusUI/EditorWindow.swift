@@ -127,7 +127,7 @@ final class EditorWindow {
         }
         if playhead.isRolling {
             needsDraw = true
-            apply(editor.playheadMoved(toBeat: playhead.beat(at: now) - editor.scene.origin))
+            apply(editor.playheadMoved(toBeat: editor.scene.patternBeat(atHostBeat: playhead.beat(at: now))))
         }
         if editor.scene.queued > 0 {
             // The queued pattern's button blinks and counts in.
@@ -180,18 +180,13 @@ final class EditorWindow {
                 apply(editor.setBeatsPerBar(beatsPerBar))
                 _ = waiting?.setBeatsPerBar(beatsPerBar)
             }
-        case .scene(let playing, let queued, let switchBeat, let songEntry):
-            let document = (waiting ?? editor).document
-            let beat: Double? = playhead.isKnown ? playhead.beat(at: tactus_ui_monotonic_seconds()) : nil
-            var songStarts: [Double] = []
-            var songLength: Double? = nil
-            if let song = document.song, document.cycles.count == document.patternNames.count {
-                songStarts = Song.starts(of: song.entries, cycles: document.cycles).map { $0.approximateValue }
-                if song.end == .loop, case .beats(let l) = Song.length(of: song.entries, cycles: document.cycles) { songLength = l.approximateValue }
-            }
-            let incoming = PatternScene(playing: playing, queued: queued, switchBeat: switchBeat, songEntry: songEntry)
-            setScene(editor.scene.updated(
-                with: incoming, beat: beat, keepsPhase: document.switchRule.keepsPhase, songStarts: songStarts, songLength: songLength))
+        case .scene(let incoming):
+            // The plugin's word, its origin included (§9.9); the song control's value stays.
+            setScene(editor.scene.updated(with: incoming))
+        case .laneMutes(let bits):
+            // The plugin's lane mutes parameter (§7.6): shown, and kept in the next click's message.
+            apply(editor.setParameterMutes(bits))
+            _ = waiting?.setParameterMutes(bits)
         }
         needsDraw = true
     }
@@ -398,7 +393,7 @@ final class EditorWindow {
         // An undo may bring back another text's patterns (a preset undone): the grid follows its rows.
         placeGrid()
         if let note = effects.audition { link.sendAudition(key: note.key, velocity: note.velocity, channel: note.channel) }
-        if let mute = effects.mute { MuteLink.send(mute, bits: editor.laneMutes, link: link) }
+        if let mute = effects.mute { MuteLink.send(mute, link: link) }
         if effects.commit, canEdit {
             let update = link.commit(editor.text(), now: tactus_ui_monotonic_seconds())
             status = editor.notice ?? []
@@ -460,7 +455,7 @@ final class EditorWindow {
         let shownPlays = editor.document.patternNames.count <= 1 || scene.playing == editor.document.patternIndex + 1
         let top = shownStatus
         PianoRollPainter.draw(
-            editor, index: index, playheadBeat: shownPlays ? beat.map { $0 - scene.origin } : nil, rolling: playhead.isRolling,
+            editor, index: index, playheadBeat: shownPlays ? beat.map(scene.patternBeat(atHostBeat:)) : nil, rolling: playhead.isRolling,
             status: top.text, statusIsError: top.isError, image: image, scale: scale.factor,
             controllerSteps: editor.showsControllerStrip ? controllerSteps : [], on: cr)
         let layout = sceneLayout

@@ -11,8 +11,9 @@ import TactusEditorModel
 /// (`write_function` with protocol 0, a float), so that the host shows,
 /// saves and automates them and tells the editor of every change
 /// (`port_event`, format 0); lanes 9-64 are bits of `urn:tactus:laneMutes`,
-/// sent as a `patch:Set` with every bit the editor has set past lane 8
-/// (the plugin says nothing back of that parameter).
+/// sent as a `patch:Set` of the whole parameter as the plugin last told it
+/// (`LaneMutes`), with the clicked lane's bit changed, so that the lanes a
+/// restored session muted stay muted.
 ///
 /// UI thread.
 enum MuteLink {
@@ -22,20 +23,19 @@ enum MuteLink {
         return Int(port - TACTUS_PORT_MUTE_FIRST)
     }
 
-    /// Tells the plugin of `mute`; `bits` are every lane the editor now mutes.
-    static func send(_ mute: LaneMute, bits: UInt64, link: PluginLink) {
+    /// Tells the plugin of `mute`: its port (lanes 1-8), its parameter (when it changes).
+    static func send(_ mute: LaneMute, link: PluginLink) {
         if mute.lane < Int(TACTUS_PORT_MUTE_COUNT) {
             var value: Float = mute.muted ? 1 : 0
             withUnsafeBytes(of: &value) { raw in
                 link.write(link.controller, TACTUS_PORT_MUTE_FIRST + UInt32(mute.lane), 4, 0, raw.baseAddress)
             }
-            return
         }
+        guard let parameter = mute.parameter else { return }
         let uris = link.uris
-        let past = Int64(bitPattern: bits & ~((1 << UInt64(TACTUS_PORT_MUTE_COUNT)) - 1))
         // [] a patch:Set ; patch:property tactus:laneMutes ; patch:value (an atom:Long).
         let atom = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.patchSet) {
-            $0.addPatchSet(property: uris.laneMutes, long: past, uris: uris)
+            $0.addPatchSet(property: uris.laneMutes, long: Int64(bitPattern: parameter), uris: uris)
         }
         atom.withUnsafeBytes { raw in
             link.write(link.controller, TACTUS_PORT_CONTROL, UInt32(raw.count), uris.atomEventTransfer, raw.baseAddress)

@@ -146,7 +146,7 @@ enum PianoRollPainter {
             let lockMark = PixelCanvas.colour(0.95, 0.6, 0.15)
             for (lane, lg) in shown {
                 let length = editor.document.lanes[lane].length.approximateValue
-                let laneBeat = playheadBeat.flatMap { beatInLoop($0, length: length) }
+                let laneBeat = playheadBeat.flatMap { PatternScene.beatInLoop($0, length: length) }
                 canvas.clip(x: gridLeft, y: Swift.max(lg.gridTop, gridTop), width: gridRight - gridLeft,
                             height: Swift.min(lg.gridBottom, gridBottom) - Swift.max(lg.gridTop, gridTop))
                 let keys = lg.visibleKeys
@@ -274,7 +274,7 @@ enum PianoRollPainter {
         // The playhead, in each lane's own loop (§3: a pass starts at global beat 0).
         if let beat = playheadBeat {
             for (lane, lg) in shown {
-                guard let laneBeat = beatInLoop(beat, length: editor.document.lanes[lane].length.approximateValue) else { continue }
+                guard let laneBeat = PatternScene.beatInLoop(beat, length: editor.document.lanes[lane].length.approximateValue) else { continue }
                 let x = g.x(forBeat: laneBeat)
                 guard x >= gridLeft && x <= gridRight else { continue }
                 color(cr, 1.0, 0.3, 0.25)
@@ -346,12 +346,6 @@ enum PianoRollPainter {
             text(cr, status, x: x + 80, y: 14, size: 11)
         }
         cairo_restore(cr)
-    }
-
-    /// Where `beat` (global beats) falls in a loop of `length` beats; nil for an empty loop.
-    static func beatInLoop(_ beat: Double, length: Double) -> Double? {
-        guard length > 0, beat.isFinite else { return nil }
-        return beat - (beat / length).rounded(.down) * length
     }
 
     private static func isBlack(_ key: Int) -> Bool {

@@ -34,8 +34,11 @@ struct PluginLink {
         case error([UInt8])
         /// `beatsPerBar`: the host's meter, NaN when the plugin did not say.
         case playhead(beat: Double, beatsPerMinute: Double, speed: Double, beatsPerBar: Double)
-        /// `tactus:scene`: what plays of a text of several patterns (the song control's value is not in it).
-        case scene(playing: Int, queued: Int, switchBeat: Double?, songEntry: Int)
+        /// `tactus:scene`: what plays of a text of several patterns, and from which
+        /// origin (the song control's value is not in it).
+        case scene(PatternScene)
+        /// `patch:Set` of `tactus:laneMutes`: the lanes the plugin's parameter mutes (bit i: lane i).
+        case laneMutes(UInt64)
     }
 
     /// `patch:Get` with no property: the plugin answers with every parameter.
@@ -143,13 +146,16 @@ struct PluginLink {
         if object.objectType == uris.scene {
             var playing: Int32 = 0, queued: Int32 = 0, songEntry: Int32 = 0
             var switchBeat: Double? = nil
+            var origin = 0.0
             while let (key, v) = object.next() {
                 if key == uris.playing, let n = v.int(uris) { playing = n }
                 else if key == uris.queued, let n = v.int(uris) { queued = n }
                 else if key == uris.songEntry, let n = v.int(uris) { songEntry = n }
                 else if key == uris.switchBeat, let b = v.double(uris), b.isFinite { switchBeat = b }
+                else if key == uris.origin, let b = v.double(uris), b.isFinite { origin = b }
             }
-            return .scene(playing: Int(playing), queued: Int(queued), switchBeat: switchBeat, songEntry: Int(songEntry))
+            return .scene(PatternScene(
+                playing: Int(playing), queued: Int(queued), switchBeat: switchBeat, songEntry: Int(songEntry), origin: origin))
         }
         if object.objectType == uris.textPiece { return receivePiece(&object, now: now) }
         if object.objectType == uris.textReceipt {
@@ -168,11 +174,14 @@ struct PluginLink {
         var property: LV2_URID = 0
         var number: Int32 = 0
         var text: [UInt8]? = nil
+        var long: Int64? = nil
         while let (key, v) = object.next() {
             if key == uris.patchProperty, let id = v.urid(uris) { property = id }
             else if key == uris.patchSequenceNumber, let n = v.int(uris) { number = n }
             else if key == uris.patchValue, v.type == uris.atomString { text = Array(v.textBytes()) }
+            else if key == uris.patchValue, let n = v.long(uris) { long = n }
         }
+        if property == uris.laneMutes, let long { return .laneMutes(UInt64(bitPattern: long)) }
         guard let text else { return nil }
         if property == uris.error { return .error(text) }
         guard property == uris.pattern else { return nil }

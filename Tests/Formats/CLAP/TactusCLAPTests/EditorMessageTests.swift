@@ -3,7 +3,9 @@ import CCLAPEntry
 import CLV2
 import LV2Atoms
 import TactusEngine
+import TactusEditorModel
 import TactusModel
+import TactusTestSupport
 import Testing
 
 import TactusCLAP
@@ -251,6 +253,102 @@ struct EditorMessageTests {
             #expect(clapParamValue(instance, 14, &value) && value == 0)
             let out = Self.block(instance, frames: 64, transport: Self.transport(rolling: false))
             #expect(out == [.gesture(begin: true, id: 14), .value(id: 14, 0), .gesture(begin: false, id: 14)])
+        }
+    }
+
+    /// The `urn:tactus:laneMutes` values and the scenes (playing, origin) among the editor's messages.
+    static func told(_ messages: [(port: UInt32, format: UInt32, bytes: [UInt8])], uris: URIDTable) -> (mutes: [UInt64], scenes: [(Int32, Double)]) {
+        var mutes: [UInt64] = []
+        var scenes: [(Int32, Double)] = []
+        for m in messages where m.port == TACTUS_PORT_NOTIFY && m.format == uris.atomEventTransfer {
+            m.bytes.withUnsafeBytes { raw in
+                guard var object = AtomObjectReader(atom: raw.baseAddress!, byteCount: raw.count, uris: uris) else { return }
+                if object.objectType == uris.patchSet {
+                    var property: LV2_URID? = nil
+                    var value: Int64? = nil
+                    while let (key, v) = object.next() {
+                        if key == uris.patchProperty { property = v.urid(uris) } else if key == uris.patchValue { value = v.long(uris) }
+                    }
+                    if property == uris.laneMutes, let value { mutes.append(UInt64(bitPattern: value)) }
+                } else if object.objectType == uris.scene {
+                    var playing: Int32 = -1
+                    var origin = Double.nan
+                    while let (key, v) = object.next() {
+                        if key == uris.playing, let n = v.int(uris) { playing = n } else if key == uris.origin, let d = v.double(uris) { origin = d }
+                    }
+                    scenes.append((playing, origin))
+                }
+            }
+        }
+        return (mutes, scenes)
+    }
+
+    static let fortyLanes = Array(SwitchTexts.fortyLanes.utf8)
+
+    @Test("an editor that opens after a state with lanes 10 and 40 muted is told them (not lanes 1-8: parameters); its lane 12 keeps them; a state loaded while it is open is told (issue 29)")
+    func restoredMutesTold() {
+        Self.withEditorLink { instance, uris in
+            let restored: UInt64 = 1 << 9 | 1 << 39
+            #expect(loadState(instance, CLAPState.encode(text: Self.fortyLanes, source: nil, controls: 0b1, lanes: restored)))
+            _ = Self.block(instance, frames: 256, transport: Self.transport(rolling: false))
+            // The editor opens (set_parent marks it open; it asks for the text and leases the playhead).
+            _ = clapEditorMessagesDue(instance)
+            let open = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.editorOpen) { _ in }
+            Self.write(instance, open, uris: uris)
+            _ = Self.block(instance, frames: 256, transport: Self.transport(rolling: false))
+            let opened = Self.told(clapEditorMessagesDue(instance), uris: uris)
+            #expect(opened.mutes == [restored], "\(opened.mutes)")  // lane 1 (mute1, bit 0) goes as its parameter
+            // The editor's model shows them, and its click on lane 12 sends the whole word.
+            var mutes = LaneMutes()
+            mutes.setParameter(opened.mutes.last ?? 0)
+            let click = mutes.set(11, muted: true)?.parameter ?? 0
+            let set = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.patchSet) {
+                $0.addPatchSet(property: uris.laneMutes, long: Int64(bitPattern: click), uris: uris)
+            }
+            Self.write(instance, set, uris: uris)
+            let out = Self.block(instance, frames: 256, transport: Self.transport(rolling: true))
+            let keys = Set(out.compactMap { if case .midi(_, let status, let key, _) = $0, status & 0xF0 == 0x90 { key } else { nil } })
+            #expect(keys == Set((41...80).map(UInt8.init)).subtracting([41, 50, 52, 80]), "\(keys.sorted())")
+            #expect(Self.told(clapEditorMessagesDue(instance), uris: uris).mutes == [restored | 1 << 11])
+            #expect(CLAPState.decode(Self.savedState(instance)).lanes == restored | 1 << 11)
+            // A state loaded while the editor is open: lane 20 alone.
+            #expect(loadState(instance, CLAPState.encode(text: Self.fortyLanes, source: nil, controls: 0, lanes: 1 << 19)))
+            _ = Self.block(instance, frames: 256, transport: Self.transport(rolling: true))
+            #expect(Self.told(clapEditorMessagesDue(instance), uris: uris).mutes == [1 << 19])
+        }
+    }
+
+    @Test("an editor opened after a switch with phase restart at beat 6 is told origin 6 in the scene (issue 29)")
+    func originTold() {
+        Self.withEditorLink { instance, uris in
+            Self.write(instance, Self.patternSet(Array(SwitchTexts.restartEachBeat.utf8), sequence: 1, uris: uris), uris: uris)
+            // Blocks of an eighth of a beat (3,000 frames at 120 bpm) from beat 5; b requested at
+            // beat 5.5 takes over at beat 6 (block 8), where its beat 0 plays; its beat 1 at beat 7 (block 16).
+            var out: [(Int64, Out)] = []
+            var k: Int64 = 0
+            func run(_ n: Int) {
+                for _ in 0..<n {
+                    var t = Self.transport(rolling: true)
+                    t.song_pos_beats = (40 + k) << 28
+                    out += Self.block(instance, frames: 3000, transport: t).map { (k, $0) }
+                    k += 1
+                }
+            }
+            run(4)
+            let request = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.request) { $0.addRequest(pattern: 2, when: nil, uris: uris) }
+            Self.write(instance, request, uris: uris)
+            run(13)
+            let ons = out.filter { if case .midi(_, let status, _, _) = $0.1 { status & 0xF0 == 0x90 } else { false } }
+            #expect(ons.count == 2 && ons[0] == (8, .midi(time: 0, 0x90, 60, 90)) && ons[1] == (16, .midi(time: 0, 0x90, 62, 90)), "\(ons)")
+            // The editor opens now.
+            _ = clapEditorMessagesDue(instance)
+            let open = AtomObjectWriter.atom(objectType: uris.atomObject, otype: uris.editorOpen) { _ in }
+            Self.write(instance, open, uris: uris)
+            run(1)
+            let scenes = Self.told(clapEditorMessagesDue(instance), uris: uris).scenes
+            #expect(scenes.count == 1 && scenes.first?.0 == 2 && scenes.first?.1 == 6, "\(scenes)")
+            let scene = PatternScene().updated(with: PatternScene(playing: 2, origin: scenes.first?.1 ?? 0))
+            #expect(scene.laneBeat(atHostBeat: 7, length: 4) == 1)
         }
     }
 }

@@ -67,6 +67,23 @@ struct ScriptSessionTests {
         return (lines.joined(separator: "\n") + "\n", rate)
     }
 
+    /// A random session of issues 29 and 30: a version-3 text with controllers and several patterns
+    /// (`RandomSession.controllerText`), played over `randomScript`'s transport with requests on the
+    /// text's `switch` grid (the `pattern` parameter's) at random frames; with `song`, three times in
+    /// ten a song, turned off at frame 0 (after the transport there, as a parameter event at time 0 comes
+    /// after `process->transport`) and on and off again at random frames (the `song` parameter).
+    static func controllerSession(seed: UInt64, song: Bool = true) -> (text: String, rate: Double, pattern: [UInt8]) {
+        let (script, rate) = randomScript(seed: seed)
+        var gen = RandomSession(seed: 31_000 + seed)
+        let (pattern, names) = gen.controllerText(song: gen.chance(0.3) && song)
+        let end = Int64(script.split(separator: "\n").last!.split(separator: " ")[0])!
+        var songAt: [Int64] = []
+        if pattern.contains("\nsong ") {
+            songAt = [0] + (0..<gen.int(0...3)).map { _ in Int64(gen.int(1...Int(end - 1))) }
+        }
+        return (gen.withRequests(script, names: names, frames: end, grids: false, songAt: songAt), rate, Array(pattern.utf8))
+    }
+
     /// The CLAP transport of a report of the simulated host (`keys beat`): its beat exactly, or nil when it is not CLAP's fixed point.
     static func transport(_ u: PositionUpdate, time: Int) -> clap_event_transport_t? {
         var t = clap_event_transport_t()
@@ -155,22 +172,8 @@ struct ScriptSessionTests {
     ) throws -> [LoggedEvent] {
         let instance = try #require(clapNew(nil))
         defer { clapFree(instance) }
-        var state = saved ?? Array("tactus-clap-state 1\npattern \(pattern.count)\n".utf8) + pattern + Array("\n".utf8)
-        let loaded = state.withUnsafeMutableBytes { bytes -> Bool in
-            final class Reader { var bytes: UnsafeMutableRawBufferPointer; var at = 0; init(_ b: UnsafeMutableRawBufferPointer) { bytes = b } }
-            let reader = Reader(bytes)
-            var stream = clap_istream_t(
-                ctx: Unmanaged.passUnretained(reader).toOpaque(),
-                read: { s, buffer, size in
-                    let r = Unmanaged<Reader>.fromOpaque(s!.pointee.ctx!).takeUnretainedValue()
-                    let n = min(Int(size), r.bytes.count - r.at)
-                    buffer!.copyMemory(from: r.bytes.baseAddress! + r.at, byteCount: n)
-                    r.at += n
-                    return Int64(n)
-                })
-            return withExtendedLifetime(reader) { clapStateLoad(instance, &stream) }
-        }
-        try #require(loaded)
+        let state = saved ?? Array("tactus-clap-state 1\npattern \(pattern.count)\n".utf8) + pattern + Array("\n".utf8)
+        try #require(loadState(instance, state))
         try #require(clapActivate(instance, rate, 1, 8192))
 
         let lists = Lists()
@@ -193,6 +196,11 @@ struct ScriptSessionTests {
                     #expect(midi.data.1 == 0 && midi.data.2 == 0, "\(midi.data)")
                     bytes = [midi.data.0]
                 }
+                // §10: a program change or channel pressure in its 2 bytes, its unused data[2] 0.
+                if (0xC0..<0xE0).contains(midi.data.0) {
+                    #expect(midi.data.2 == 0, "\(midi.data)")
+                    bytes = [midi.data.0, midi.data.1]
+                }
                 lists.output.append(LoggedEvent(frame: lists.blockStart + Int64(header!.pointee.time), bytes: bytes))
                 return true
             })
@@ -202,6 +210,9 @@ struct ScriptSessionTests {
         var sizes = blocks.makeIterator()
         var start: Int64 = 0
         var clockChanges = clock[...]
+        // §9: the text's patterns by name, for the script's `request NAME`, and the `pattern` parameter's value.
+        let names = OfflineRender.patternNames(text: pattern)
+        var patternParameter = 0
         while start < script.endFrame {
             let size = Int(min(Int64(sizes.next()), script.endFrame - start))
             lists.clear()
@@ -234,10 +245,15 @@ struct ScriptSessionTests {
                     case .song(let on):
                         // §9.5 by §11.4: the `song` parameter at this frame.
                         lists.addParameter(CLAPParameter.song, on ? 1 : 0, time: timed.offset)
-                    case .request:
-                        // The `pattern` parameter asks by number on the text's grid (make clap-test
-                        // checks it against render's requests); a script's request names one, with a grid.
-                        throw Unplayable(description: "a pattern request by name (the pattern parameter asks by number)")
+                    case .request(let name, let grid):
+                        // §9.6 by §11.4: the `pattern` parameter asks by number, at its event's frame, on the
+                        // text's `switch` grid; a change to k >= 1 is a request, so a request for the number the
+                        // parameter holds goes through 0 at the same frame. A WHEN of its own is not a host's.
+                        guard grid == nil else { throw Unplayable(description: "a request at a WHEN of its own (the pattern parameter asks on the text's grid)") }
+                        guard let i = names.firstIndex(of: Array(name.utf8)) else { throw Unplayable(description: "a request for '\(name)', not in the text") }
+                        if patternParameter == i + 1 { lists.addParameter(CLAPParameter.pattern, 0, time: timed.offset) }
+                        lists.addParameter(CLAPParameter.pattern, Double(i + 1), time: timed.offset)
+                        patternParameter = i + 1
                     }
                 }
             }
@@ -299,6 +315,31 @@ struct ScriptSessionTests {
         #expect(clock ? clocks > 10000 : clocks == 0)
     }
 
+    @Test(
+        "60 random version-3 sessions (controllers, ramps across the loop end, swing, locks on overlapping notes, pattern and song parameters, jumps, tempo changes), random blocks: tactus render's log"
+    )
+    func controllerSessions() throws {
+        var events = 0, controllers = 0, programs = 0, switched = 0
+        for seed in UInt64(1)...60 {
+            let (text, rate, pattern) = Self.controllerSession(seed: seed)
+            let script = try TransportScript(parsing: text)
+            let blocks = try BlockPlan(parsing: "random:1-\(seed % 3 == 0 ? 64 : 4096)@\(seed)")
+            let clap = try Self.clapLog(script: script, rate: rate, blocks: blocks, pattern: pattern)
+            let render = try Self.renderLog(script: script, rate: rate, blocks: blocks, pattern: pattern)
+            if clap != render {
+                let i = zip(clap, render).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(clap.count, render.count)
+                Issue.record("seed \(seed): event \(i): CLAP \(clap.dropFirst(i).prefix(3).map(EventLog.line)), render \(render.dropFirst(i).prefix(3).map(EventLog.line))\n\(String(decoding: pattern, as: UTF8.self))\n\(text)")
+                return
+            }
+            events += render.count
+            controllers += render.count { [0xB0, 0xD0, 0xE0].contains($0.bytes[0] & 0xF0) }
+            programs += render.count { $0.bytes[0] & 0xF0 == 0xC0 }
+            switched += patternsHeard(String(decoding: pattern, as: UTF8.self), render) > 1 ? 1 : 0
+        }
+        #expect(events > 5000 && controllers > 1000 && programs > 20, "\(events) events, \(controllers) controller messages, \(programs) program changes")
+        #expect(switched > 10, "\(switched) sessions played more than one pattern")
+    }
+
     @Test("lanes 10 and 12 muted in the editor are saved (lanes=2560), and a fresh instance loading the state plays them muted, as tactus render (issue 29)")
     func laneMutesSaved() throws {
         // Thirteen lanes, lane n playing key 59 + n on each beat: which lanes sound is which keys do.
@@ -350,7 +391,7 @@ struct ScriptSessionTests {
     }
 
     @Test(
-        "the C host (tactus-claphost --plan) and tactus-lv2host on the same 20 random sessions: the same events at the same frames, as process() here"
+        "the C host (tactus-claphost --plan) and tactus-lv2host on the same 40 random sessions (20 of version 3 with controllers and requests): the same events at the same frames, as process() here and tactus render"
     )
     func cHostAgainstLV2Host() throws {
         let clap = Self.repository + "/.build/embedded/tactus.clap", bundle = Self.repository + "/plugin.lv2"
@@ -360,11 +401,15 @@ struct ScriptSessionTests {
         var template = Array("/tmp/tactus-clap-hosts.XXXXXX".utf8CString)
         let dir = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
         var events = 0
-        for seed in UInt64(1)...20 {
-            let (text, rate) = Self.randomScript(seed: seed)
+        for seed in UInt64(1)...40 {
+            // Seeds 21 to 40: version-3 texts with controllers and requests, without a song (tactus-lv2host sets
+            // the plugin's song port for a whole block, read before the block's events; the CLAP parameter acts at
+            // its event, after the block's transport: the formats differ at a block's first frame).
+            let (text, rate, pattern) = seed <= 20
+                ? { let (t, r) = Self.randomScript(seed: seed); return (t, r, Array(Self.patterns[Int(seed % 2)].utf8)) }()
+                : Self.controllerSession(seed: seed, song: false)
             let script = try TransportScript(parsing: text)
             let spec = "random:1-\(seed % 3 == 0 ? 64 : 4096)@\(seed)"
-            let pattern = Array(Self.patterns[Int(seed % 2)].utf8)
             let plan = HostPlan()
             let here = try Self.clapLog(script: script, rate: rate, blocks: try BlockPlan(parsing: spec), pattern: pattern, plan: plan)
             let state = Array("tactus-clap-state 1\npattern \(pattern.count)\n".utf8) + pattern + Array("\n".utf8)
@@ -383,9 +428,11 @@ struct ScriptSessionTests {
             let lv2 = try log("tactus-lv2host", ["--bundle", bundle, "--transport", dir + "/script.transport", "--blocks", spec, "--pattern", dir + "/pattern.pattern"])
             #expect(c == lv2, "seed \(seed): tactus-claphost \(c.count) events, tactus-lv2host \(lv2.count)\n\(text)")
             #expect(c == here, "seed \(seed): tactus-claphost \(c.count) events, process() here \(here.count)")
+            let render = try Self.renderLog(script: script, rate: rate, blocks: try BlockPlan(parsing: spec), pattern: pattern)
+            #expect(c == render, "seed \(seed): tactus-claphost \(c.count) events, tactus render \(render.count)")
             events += lv2.count
         }
-        #expect(events > 300)
+        #expect(events > 2000)
         for name in ["script.transport", "pattern.pattern", "blocks.plan", "clap.state", "tactus-claphost.log", "tactus-claphost.err",
             "tactus-lv2host.log", "tactus-lv2host.err"] { unlink(dir + "/" + name) }
         rmdir(dir)

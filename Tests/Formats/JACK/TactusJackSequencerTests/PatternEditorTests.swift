@@ -220,6 +220,60 @@ extension PatternEditor.Outcome {
         // Beat values as the writer spells them (pattern format, "What the writer produces").
         #expect(shown.contains("lane hats length 1.5 channel 10 swing 2/3 0.25\n5: note 0.25 0.125 42 60 prob=0.7  # F#2"))
     }
+
+    /// Issue 30: `cc`, `bend`, `pressure` and `program` like `note`: added to the current lane as the
+    /// file's statements; a bad one refused with the column (in what was typed) and the reason
+    /// `tactus check` gives for that statement in a file, and the pattern left as it was.
+    @Test("cc, bend, pressure and program at the prompt: added as statements; a bad one has a file's column and reason and changes nothing")
+    func controllerStatementsAtThePrompt() throws {
+        let text = "tactus-pattern 3\nlane bass length 4 channel 2\nnote 0 1/2 36 100 cc74=20\ncc 74 0 10\n"
+        var editor = PatternEditor(text: text)
+        #expect(editor.run("cc 74 3 120 ramp") == .changed("added cc 74 3 120 ramp to lane bass"))
+        #expect(editor.run("bend 1 -4000  # down") == .changed("added bend 1 -4000 to lane bass"))
+        #expect(editor.run("pressure 2 80 3") == .changed("added pressure 2 80 3 to lane bass"))
+        #expect(editor.run("program 0 5") == .changed("added program 0 5 to lane bass"))
+        let pattern = editor.pattern
+        #expect(pattern.controllers.count == 5)
+        // show: the text's version, each lane's notes, then its points.
+        #expect(editor.show() == """
+            tactus-pattern 3  (1 note, 5 controller points in 1 lane, common cycle 4)
+            lane bass length 4 channel 2
+            1: note 0 0.5 36 100 cc74=20  # C2
+            cc 74 0 10
+            cc 74 3 120 ramp
+            bend 1 -4000
+            pressure 2 80 3
+            program 0 5
+            """)
+        #expect(String(decoding: editor.text, as: UTF8.self).contains("cc 74 0 10\ncc 74 3 120 ramp\nbend 1 -4000\npressure 2 80 3\nprogram 0 5\n"))
+        let bad = [
+            "cc 120 0 5", "bend 1 9000", "program 1 7 ramp", "  cc   74 1 300", "pressure 4 10", "cc 74 3 1", "bend x 0", "cc 74=1 0 5",
+            "program 1 5 17", "pressure 1 -1",
+        ]
+        for line in bad {
+            // The same statement in a file: its column and reason.
+            let file = "tactus-pattern 3\nlane bass length 4 channel 2\n" + line.trimmingCharacters(in: .whitespaces) + "\n"
+            var expected = ""
+            do {
+                _ = try PatternParser.parse(file)
+            } catch {
+                #expect(error.line == 3, "'\(line)': \(error.location)")
+                expected = (error.column > 0 ? "column \(error.column): " : "") + error.reasonText
+            }
+            let command = PatternEditor.words(of: line)[0]
+            guard case .error(let message) = editor.run(line) else {
+                // A point at a beat and controller already taken is the document's refusal, not the parser's.
+                Issue.record("'\(line)' was not refused")
+                continue
+            }
+            if expected.isEmpty {
+                #expect(message.hasPrefix(command + ": "), "'\(line)': \(message)")
+            } else {
+                #expect(message == "\(command): \(expected)", "'\(line)'")
+            }
+            #expect(editor.pattern == pattern, "'\(line)' changed the pattern")
+        }
+    }
 }
 
 /// The prompt edits the text as the X11 editor does (`EditorDocument`): each

@@ -32,7 +32,7 @@ struct JackAndPluginTests {
             let pattern = gen.pattern()
 
             switch try JackAndPluginTests.compare(pattern: pattern, rate: rate, period: period, cycles: cycles, controls: controls, edits: edits) {
-            case .success(let events): compared += events
+            case .success(let (events, _)): compared += events
             case .failure(let failure):
                 Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(failure)")
                 return
@@ -55,7 +55,7 @@ struct JackAndPluginTests {
             }
             let pattern = gen.lanePattern()
             switch try JackAndPluginTests.compare(pattern: pattern, rate: rate, period: period, cycles: cycles, controls: controls, edits: [:]) {
-            case .success(let events): compared += events
+            case .success(let (events, _)): compared += events
             case .failure(let failure):
                 Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(failure)\n--- pattern\n\(pattern)")
                 return
@@ -87,13 +87,49 @@ struct JackAndPluginTests {
                 patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, live: live)
             passed += played.filter { $0.bytes[0] & 0x0F == 2 }.count
             switch try JackAndPluginTests.compare(pattern: pattern, rate: rate, period: period, cycles: cycles, controls: controls, edits: [:], live: live) {
-            case .success(let events): compared += events
+            case .success(let (events, _)): compared += events
             case .failure(let failure):
                 Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(failure)\n--- pattern\n\(pattern)")
                 return
             }
         }
         #expect(compared > 200 && passed > 20, "\(compared) events, \(passed) passed through")
+    }
+
+    /// Issues 29 and 30 at `tactus jack`: version-3 texts with controllers, of one to three patterns,
+    /// the prompt's `play NAME [WHEN]` on every grid and `song on|off` at random cycles.
+    @Test("version-3 JACK sessions (controllers, ramps across the loop end, swing, locks on overlapping notes, play NAME [WHEN], song on and off): tactus jack's journal, replayed through the plugin, gives its log")
+    func controllerSessionsThroughTheJournal() throws {
+        var compared = 0, controllers = 0, switched = 0
+        let grids: [(grid: SwitchSettings.Grid?, words: String)] = [(nil, ""), (.now, " now"), (.beat, " beat"), (.bar, " bar"), (.bars(2), " bars 2"), (.end, " end")]
+        for seed in UInt64(1)...16 {
+            var gen = RandomSession(seed: 97_000 + seed)
+            let (period, rate, cycles) = JackAndPluginTests.session(&gen, rates: [44100, 48000])
+            let (pattern, names) = gen.controllerText(song: gen.chance(0.3))
+            var requests: [Int: (request: PatternRequest, words: String)] = [:]
+            for i in 0..<gen.int(2...12) {
+                let number = gen.int(1...names.count)
+                let when = gen.pick(grids)
+                requests[gen.int(1...cycles.count - 1)] = (PatternRequest(sequence: UInt32(i + 1), number: number, grid: when.grid), names[number - 1] + when.words)
+            }
+            var song: [Int: Bool] = [:]
+            if pattern.contains("\nsong ") {
+                song[0] = false
+                for _ in 0..<gen.int(0...3) { song[gen.int(1...cycles.count - 1)] = gen.chance(0.5) }
+            }
+            switch try JackAndPluginTests.compare(
+                pattern: pattern, rate: rate, period: period, cycles: cycles, controls: [], edits: [:], requests: requests, song: song)
+            {
+            case .success(let (events, log)):
+                compared += events
+                controllers += log.filter { [0xB0, 0xC0, 0xD0, 0xE0].contains($0.bytes[0] & 0xF0) }.count
+                switched += patternsHeard(pattern, log) > 1 ? 1 : 0
+            case .failure(let failure):
+                Issue.record("seed \(seed), \(period)-frame cycles at \(rate) Hz: \(failure)\n--- pattern\n\(pattern)")
+                return
+            }
+        }
+        #expect(compared > 1000 && controllers > 300 && switched > 3, "\(compared) events, \(controllers) controller and program messages, \(switched) sessions switched")
     }
 
     /// A random period (64, 256 or 1024 frames) and rate of `rates`, and 300 to 1200 cycles of transport.
@@ -116,16 +152,19 @@ struct JackAndPluginTests {
     }
 
     /// Plays the session through `tactus jack`'s cycle (no server), replays its
-    /// journal through the plugin in lilv, block by block, and compares the two
-    /// logs: the events compared, or the first difference.
+    /// journal through the plugin in lilv, block by block, and with `tactus
+    /// render`, and compares the logs: the events compared and the log, or the
+    /// first difference.
     static func compare(
         pattern: String, rate: Double, period: UInt32, cycles: [JackTransportSnapshot],
-        controls: [JackCyclePlayer.ControlMessage], edits: [Int: [UInt8]], live: [Int: LiveControls] = [:]
-    ) throws -> Result<Int, PluginProcess.Failure> {
+        controls: [JackCyclePlayer.ControlMessage], edits: [Int: [UInt8]], live: [Int: LiveControls] = [:],
+        requests: [Int: (request: PatternRequest, words: String)] = [:], song: [Int: Bool] = [:]
+    ) throws -> Result<(count: Int, log: [LoggedEvent]), PluginProcess.Failure> {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tactus-jack-plugin-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let jack = try JackCyclePlayer.play(
-            patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, edits: edits, live: live, journal: dir.path)
+            patternText: Array(pattern.utf8), sampleRate: rate, cycles: cycles, controls: controls, edits: edits, live: live,
+            requests: requests, song: song, journal: dir.path)
         // The journal: its positions, control input and edits, for the plugin.
         try FileManager.default.moveItem(at: dir.appendingPathComponent("session.transport"), to: dir.appendingPathComponent("script.transport"))
         try pattern.write(to: dir.appendingPathComponent("pattern.pattern"), atomically: true, encoding: .utf8)
@@ -133,7 +172,10 @@ struct JackAndPluginTests {
         guard plugin.status == 0 else { return .failure(PluginProcess.Failure(description: "the plugin host failed: \(plugin.stderr)")) }
         let fromJack = jack.map { LoggedEvent(frame: $0.frame, bytes: $0.bytes) }
         if let d = difference(fromJack, plugin.midi, ("tactus jack", "plugin")) { return .failure(PluginProcess.Failure(description: d)) }
-        return .success(fromJack.count)
+        // And `tactus render` of the journal (its replay line), in the client's cycles.
+        let core = try PluginProcess.expected(in: dir, blocks: String(period))
+        if let d = difference(fromJack, core, ("tactus jack", "tactus render")) { return .failure(PluginProcess.Failure(description: d)) }
+        return .success((fromJack.count, fromJack))
     }
 
     /// JACK transport as a client queries it, cycle by cycle: a timebase

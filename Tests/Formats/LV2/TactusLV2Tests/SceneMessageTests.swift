@@ -1,6 +1,9 @@
+import CLV2
 import Foundation
 import Testing
+import TactusEditorModel
 import TactusInProcessHost
+import TactusModel
 import TactusOffline
 import TactusTestSupport
 
@@ -34,7 +37,10 @@ struct SceneMessageTests {
         var frame: Int64
         var playing: Int, queued: Int, songEntry: Int
         var switchBeat: Double?
-        var description: String { "\(frame): playing \(playing) queued \(queued) at \(switchBeat.map { "\($0)" } ?? "-") entry \(songEntry)" }
+        var origin: Double?
+        var description: String {
+            "\(frame): playing \(playing) queued \(queued) at \(switchBeat.map { "\($0)" } ?? "-") entry \(songEntry) origin \(origin.map { "\($0)" } ?? "-")"
+        }
 
         init?(_ line: String) {
             let words = line.split(separator: " ")
@@ -49,6 +55,7 @@ struct SceneMessageTests {
             queued = Int(values["urn:tactus:queued"] ?? "") ?? -1
             songEntry = Int(values["urn:tactus:songEntry"] ?? "") ?? -1
             switchBeat = values["urn:tactus:switchBeat"].flatMap(Double.init)
+            origin = values["urn:tactus:origin"].flatMap(Double.init)
         }
 
         /// From the plugin's notify port (in process).
@@ -57,9 +64,13 @@ struct SceneMessageTests {
             playing = Int(object.integer(u.playing, u) ?? -1)
             queued = Int(object.integer(u.queued, u) ?? -1)
             songEntry = Int(object.integer(u.songEntry, u) ?? -1)
-            switchBeat = object.value(u.switchBeat).flatMap { v in
-                v.type == u.atomDouble && v.body.count >= 8 ? v.body.withUnsafeBytes { $0.loadUnaligned(as: Double.self) } : nil
+            func double(_ key: LV2_URID) -> Double? {
+                object.value(key).flatMap { v in
+                    v.type == u.atomDouble && v.body.count >= 8 ? v.body.withUnsafeBytes { $0.loadUnaligned(as: Double.self) } : nil
+                }
             }
+            switchBeat = double(u.switchBeat)
+            origin = double(u.origin)
         }
     }
 
@@ -143,5 +154,85 @@ struct SceneMessageTests {
         try plugin.block(256, [request(2, "now")])
         #expect(try scenes().map { [$0.playing, $0.queued] } == [[2, 0]])
         #expect(ports[1] == 2 && ports[2] == 0)
+    }
+
+    @Test("an editor opened after a switch with phase restart at beat 6 is told origin 6: its playhead at host beat 7 is the pattern's beat 1, where b plays its beat-1 note (issue 29)")
+    func originAfterRestart() throws {
+        let plugin = InProcessPlugin.make()
+        let u = plugin.uris
+        func scenes() throws -> [Scene] {
+            try plugin.notifyEvents().compactMap { e in
+                guard let object = ObjectMessage(e, uris: u), object.otype == u.scene else { return nil }
+                return Scene(object, uris: u)
+            }
+        }
+        try plugin.block(256, [plugin.setPattern(SwitchTexts.restartEachBeat)])
+        // Rolling from beat 5.5 at 120 bpm (24,000 frames a beat); b requested: it takes over at beat 6.
+        try plugin.block(256, [plugin.position(beat: 5.5), InProcessPlugin.Input(type: u.atomObject, body: AtomBody.request(pattern: 2, when: nil, uris: u))])
+        let queued = try scenes()
+        #expect(queued.last?.queued == 2 && queued.last?.switchBeat == 6 && queued.last?.origin == 0, "\(queued)")
+        var notes: [(Int64, UInt8)] = []
+        var frame: Int64 = 256
+        var told: [Scene] = []
+        while frame < 24_000 * 2 {  // to beat 7.5
+            let midi = try plugin.block(256)
+            for (offset, bytes) in midi where bytes.count == 3 && bytes[0] & 0xF0 == 0x90 { notes.append((frame + offset, bytes[1])) }
+            told += try scenes()
+            frame += 256
+        }
+        // The switch (told with its origin), b's beat 0 at host beat 6, its beat 1 at host beat 7.
+        #expect(told.map { [$0.playing, $0.queued] } == [[2, 0]] && told.first?.origin == 6, "\(told)")
+        #expect(notes.map(\.1) == [60, 62] && notes.map(\.0) == [12_000, 36_000], "\(notes)")
+        // An editor opens now: it is told origin 6 at once, and draws the playhead from it.
+        try plugin.block(256, [InProcessPlugin.Input(type: u.atomObject, body: AtomBody.object(otype: u.editorOpen, properties: []))])
+        let opened = try #require(try scenes().first)
+        #expect(opened.playing == 2 && opened.origin == 6, "\(opened)")
+        let scene = PatternScene().updated(with: PatternScene(playing: opened.playing, origin: opened.origin ?? .nan))
+        #expect(scene.laneBeat(atHostBeat: 7, length: 4) == 1)  // b's beat 1 (origin 0 would draw beat 3)
+        // A switch to the playing pattern with phase restart changes the origin alone: it is told.
+        try plugin.block(256, [InProcessPlugin.Input(type: u.atomObject, body: AtomBody.request(pattern: 2, when: "now", uris: u))])
+        let restarted = try scenes()
+        #expect(restarted.count == 1 && restarted.first?.playing == 2 && (restarted.first?.origin ?? 0) > 7.5, "\(restarted)")
+    }
+
+    @Test("an editor that opens after a session with lanes 10 and 40 muted is restored is told them; its click on lane 12 leaves them muted; a restore while it is open is told (issue 29)")
+    func restoredMutesToldToTheEditor() throws {
+        let plugin = InProcessPlugin.make()
+        let u = plugin.uris
+        func toldMutes() throws -> [UInt64] {
+            try plugin.notifications().filter { $0.property == u.laneMutes }.compactMap { $0.long(u).map { UInt64(bitPattern: $0) } }
+        }
+        try plugin.block(256)
+        let restored: UInt64 = 1 << 9 | 1 << 39
+        let store = StateStore()
+        store[u.pattern] = StateStore.Property(value: Array(SwitchTexts.fortyLanes.utf8) + [0], type: u.atomString)
+        store[u.laneMutes] = StateStore.Property(value: AtomBody.long(Int64(bitPattern: restored)), type: u.atomLong)
+        #expect(plugin.restore(store) == LV2_STATE_SUCCESS)
+        try plugin.block(256)
+        #expect(try toldMutes() == [restored])  // a change, told (a host's generic UI shows it too)
+        // The editor opens: it asks for everything and leases the playhead, and is told the mutes.
+        try plugin.block(256, [plugin.getAll(), InProcessPlugin.Input(type: u.atomObject, body: AtomBody.object(otype: u.editorOpen, properties: []))])
+        let opened = try toldMutes()
+        #expect(opened.last == restored, "\(opened)")
+        // The editor model shows both and sends lane 12's M as the whole word.
+        var editor = PianoRollEditor(document: try EditorDocument(parsing: Array(SwitchTexts.fortyLanes.utf8)), width: 850, height: 400)
+        _ = editor.setShowsAllLanes(true)
+        _ = editor.setParameterMutes(opened.last ?? 0)
+        #expect(editor.mutes.isMuted(9) && editor.mutes.isMuted(39))
+        let click = try #require(editor.toggleMute(11).mute?.parameter)
+        try plugin.block(256, [plugin.patchSet(u.laneMutes, type: u.atomLong, value: AtomBody.long(Int64(bitPattern: click)))])
+        #expect(try toldMutes() == [restored | 1 << 11])
+        // Rolling: lanes 10, 12 and 40 (keys 50, 52, 80) are silent, every other lane plays.
+        let midi = try plugin.block(4096, [plugin.position(beat: 0)])
+        let keys = Set(midi.filter { $0.1.count == 3 && $0.1[0] & 0xF0 == 0x90 }.map { $0.1[1] })
+        #expect(keys == Set((41...80).map(UInt8.init)).subtracting([50, 52, 80]), "\(keys.sorted())")
+        // A state restored while the editor is open (lane 20 alone) is told too.
+        let other = StateStore()
+        other[u.pattern] = StateStore.Property(value: Array(SwitchTexts.fortyLanes.utf8) + [0], type: u.atomString)
+        other[u.laneMutes] = StateStore.Property(value: AtomBody.long(1 << 19), type: u.atomLong)
+        #expect(plugin.restore(other) == LV2_STATE_SUCCESS)
+        try plugin.block(256)
+        #expect(try toldMutes() == [1 << 19])
+        #expect(editor.setParameterMutes(1 << 19) == .redraw && editor.laneMutes == 1 << 19)
     }
 }
