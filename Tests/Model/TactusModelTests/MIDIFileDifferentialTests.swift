@@ -3,7 +3,6 @@ import Testing
 import TactusEngine
 import TactusModel
 import TactusOffline
-import TactusOffline
 
 // Tactus's SMF reader against an independent one, mido (python3-mido), on
 // files other programs wrote and on the edge cases of docs/midi-files.md

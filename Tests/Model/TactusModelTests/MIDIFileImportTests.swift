@@ -2,7 +2,6 @@ import Testing
 import TactusEngine
 import TactusModel
 import TactusOffline
-import TactusOffline
 
 // Import (docs/midi-files.md M10-M15) and export (M16-M18).
 
