@@ -409,11 +409,13 @@ $(eval $(call FUZZ_MODULE,TactusEditorModel,Sources/Model/TactusEditorModel,Tact
 $(eval $(call FUZZ_MODULE,TactusLV2,Sources/Formats/LV2/TactusLV2,LV2Atoms TactusEngine TactusModel,$(FUZZ_COVERAGE)))
 $(eval $(call FUZZ_MODULE,TactusCLAP,Sources/Formats/CLAP/TactusCLAP,LV2Atoms TactusEngine TactusModel,$(FUZZ_COVERAGE)))
 # The host's side and the targets' own checks, without coverage: the fuzzers steer the plugin, not the host.
-$(eval $(call FUZZ_MODULE,TactusOffline,Sources/Tools/TactusOffline,TactusEngine TactusModel,))
+$(eval $(call FUZZ_MODULE,FileIO,Sources/Tools/FileIO,TactusEngine TactusModel,))
+$(eval $(call FUZZ_MODULE,TactusCommandLine,Sources/Tools/TactusCommandLine,FileIO,))
+$(eval $(call FUZZ_MODULE,TactusOffline,Sources/Tools/TactusOffline,TactusEngine TactusModel TactusCommandLine,))
 $(eval $(call FUZZ_MODULE,LV2HostKit,Sources/Hosts/LV2HostKit,LV2Atoms TactusOffline,))
 $(eval $(call FUZZ_MODULE,TactusInProcessHost,Sources/Hosts/InProcessHost,LV2HostKit TactusLV2,))
-$(eval $(call FUZZ_MODULE,TactusFuzzTargets,Fuzz/Targets,TactusInProcessHost TactusEditorModel TactusCLAP,))
-FUZZ_MODULES := LV2Atoms TactusEngine TactusModel TactusEditorModel TactusLV2 TactusCLAP TactusOffline LV2HostKit TactusInProcessHost TactusFuzzTargets
+$(eval $(call FUZZ_MODULE,TactusFuzzTargets,Fuzz/Targets,TactusInProcessHost TactusEditorModel TactusCLAP TactusOffline,))
+FUZZ_MODULES := LV2Atoms TactusEngine TactusModel TactusEditorModel TactusLV2 TactusCLAP FileIO TactusCommandLine TactusOffline LV2HostKit TactusInProcessHost TactusFuzzTargets
 
 # (The linker's "Cannot export local symbol" warnings about ASan's helpers are noise.)
 $(FUZZ_DIR)/fuzz-%: Fuzz/Entry/fuzz-%.swift $(foreach m,$(FUZZ_MODULES),$(FUZZ_DIR)/$(m).o) \

@@ -83,7 +83,7 @@ let package = Package(
         // engine. `@_noLocks` on its process callback checks across the
         // module line: the engine's public `@_noLocks` methods and `@inlinable` queue.
         .target(
-            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusJack", "TactusOffline", "FileIO", "TactusNSM"],
+            name: "TactusJackSequencer", dependencies: ["CJack", "CEditLine", "CRTCheckHooks", "TactusEngine", "TactusModel", "TactusJack", "TactusOffline", "TactusCommandLine", "FileIO", "TactusNSM"],
             path: "Sources/Formats/JACK/TactusJackSequencer",
             swiftSettings: [.unsafeFlags(["-wmo", "-num-threads", "2"])]),
         // The CLAP glue (issue 31, in progress): the host's transport as the engine's
@@ -116,7 +116,7 @@ let package = Package(
         // Files written whole or not at all (temporary file and rename) and read whole, with the system's reason on failure.
         .target(name: "FileIO", dependencies: ["TactusEngine", "TactusModel"], path: "Sources/Tools/FileIO"),
         // The offline host: transport scripts, a simulated host, event logs.
-        .target(name: "TactusOffline", dependencies: ["TactusEngine", "TactusModel"], path: "Sources/Tools/TactusOffline"),
+        .target(name: "TactusOffline", dependencies: ["TactusEngine", "TactusModel", "TactusCommandLine"], path: "Sources/Tools/TactusOffline"),
         // tactus bounce: schedules of exact frames rendered through libfluidsynth or an
         // LV2 instrument (lilv, the host kit) into WAV or FLAC (libsndfile); docs/bounce.md.
         .target(
@@ -173,7 +173,7 @@ let package = Package(
         .target(
             name: "TactusFuzzTargets",
             dependencies: [
-                "TactusInProcessHost", "TactusEngine", "TactusModel", "TactusEditorModel", "CLV2", "LV2HostKit", "TactusCLAP", "CCLAP",
+                "TactusInProcessHost", "TactusEngine", "TactusModel", "TactusEditorModel", "TactusOffline", "CLV2", "LV2HostKit", "TactusCLAP", "CCLAP",
                 "CCLAPEntry",
             ],
             path: "Fuzz/Targets"),
@@ -256,7 +256,7 @@ let package = Package(
             path: "Tests/Formats/CLAP/TactusCLAPTests"),
         // tactus jack's prompt commands and its process callback.
         .testTarget(
-            name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusEngine", "TactusModel"],
+            name: "TactusJackSequencerTests", dependencies: ["TactusJackSequencer", "TactusEngine", "TactusModel", "TactusOffline", "FileIO"],
             path: "Tests/Formats/JACK/TactusJackSequencerTests"),
         // The OSC codec (round trips, truncated and malformed packets), NSM's messages, the session's settings.
         .testTarget(name: "TactusNSMTests", dependencies: ["TactusNSM"], path: "Tests/Formats/JACK/TactusNSMTests"),

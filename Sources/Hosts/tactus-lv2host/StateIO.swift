@@ -2,6 +2,7 @@ import CLilv
 import LV2HostKit
 import Foundation
 import TactusModel
+import TactusOffline
 
 extension PluginHost {
     /// Restores a state holding just this pattern text (the way a host loads a
@@ -42,34 +43,16 @@ extension PluginHost {
         if result != 0 { throw HostError(description: "could not write the state to \(directory)") }
     }
 
-    /// The pattern text the plugin's `save()` stores (`urn:tactus:pattern`), as it stores it.
     /// The names of the patterns of the text the plugin holds, in text order (`main` for a text of one pattern).
     func patternNames() throws -> [[UInt8]] {
-        let text = try savedPattern()
-        guard PatternParser.declaresVersion3(text), let arrangement = try? PatternParser.arrangement(bytes: text) else {
-            return [NamedPattern.mainName]
-        }
-        return arrangement.patterns.map(\.name)
+        OfflineRender.patternNames(text: try savedPattern())
     }
 
+    /// The pattern text the plugin's `save()` stores (`urn:tactus:pattern`), as it stores it.
     func savedPattern() throws -> [UInt8] {
         guard let iface = stateInterface else { throw HostError(description: "the plugin has no state interface") }
-        final class Box { var pattern: [UInt8]? ; var key: LV2_URID = 0 }
-        let box = Box()
-        box.key = map.id("urn:tactus:pattern")
-        let store: LV2_State_Store_Function = { handle, key, value, size, _, _ in
-            let box = Unmanaged<Box>.fromOpaque(handle!).takeUnretainedValue()
-            if key == box.key, let value {
-                var bytes = Array(UnsafeRawBufferPointer(start: value, count: size))
-                while bytes.last == 0 { bytes.removeLast() }
-                box.pattern = bytes
-            }
-            return LV2_STATE_SUCCESS
-        }
-        _ = withExtendedLifetime(box) {
-            iface.pointee.save?(handle, store, Unmanaged.passUnretained(box).toOpaque(), 0, features.list)
-        }
-        guard let pattern = box.pattern else { throw HostError(description: "the plugin saved no pattern") }
+        guard let pattern = SavedProperty.bytes(map.id("urn:tactus:pattern"), interface: iface, handle: handle, features: features.list)
+        else { throw HostError(description: "the plugin saved no pattern") }
         return pattern
     }
 

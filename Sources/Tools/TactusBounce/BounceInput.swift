@@ -40,7 +40,8 @@ public enum BounceInput {
             }
             // The file is checked here first, so that a bad pattern reads as it does without --chain.
             if case .failure(let e) = loadPattern(path) { throw BounceError(e.description) }
-            return (try PluginChainSchedule.make(patternPath: path, script: script, sampleRate: sampleRate, resolve: resolveScriptPath), [])
+            let chained = try PluginChainSchedule.make(patternPath: path, script: script, sampleRate: sampleRate, resolve: resolveScriptPath)
+            return (chained.schedule, chained.warnings)
         }
         switch timing {
         case .file(let bpm):
@@ -91,7 +92,7 @@ public enum BounceInput {
             let result = PatternSchedule.make(
                 pattern: pattern, text: text, script: script, sampleRate: sampleRate,
                 loadPattern: { loadPattern(resolveScriptPath($0)) })
-            var warnings = result.report.editFailures.map(\.description)
+            var warnings = result.report.editFailures.map(\.description) + result.report.requestFailures
             let s = result.report.statistics
             if s.droppedNoteOns > 0 { warnings.append("\(s.droppedNoteOns) note-ons dropped (output full)") }
             return (result.schedule, warnings)

@@ -15,14 +15,18 @@ import TactusOffline
 ///
 /// The pattern file is handed over with a `patch:Set` of its "Pattern file"
 /// in a zero-frame `run()` before frame 0, so the first block already plays
-/// it. One thread; O(frames / block + events).
+/// it. A script's `request NAME [WHEN]` reaches the plugin as the editor
+/// sends a pattern button's click (docs/plugin.md, "Messages"): a
+/// `tactus:request` of the pattern's number in the text the plugin holds (read
+/// from its saved state, as a host saves a session), at the request's frame,
+/// with its WHEN. One thread; O(frames / block + events).
 public enum PluginChainSchedule {
     public static let tactusURI = "urn:tactus:sequencer"
 
     public static func make(
         patternPath: String, script: TransportScript, sampleRate: Int, blockLength: Int = 256,
         resolve: (String) -> String = { $0 }, bundle: String? = nil
-    ) throws(BounceError) -> BounceSchedule {
+    ) throws(BounceError) -> (schedule: BounceSchedule, warnings: [String]) {
         LibraryLock.lilv.lock()
         let world = lilv_world_new()!
         // A bundle named here is loaded first, so its Tactus is the one found
@@ -64,6 +68,8 @@ public enum PluginChainSchedule {
             lilv_instance_free(instance)
         }
         let handle = lilv_instance_get_handle(instance)!
+        let stateInterface = lilv_instance_get_extension_data(instance, "http://lv2plug.in/ns/ext/state#interface")?
+            .assumingMemoryBound(to: LV2_State_Interface.self)
         let workerInterface = lilv_instance_get_extension_data(instance, "http://lv2plug.in/ns/ext/worker#interface")?
             .assumingMemoryBound(to: LV2_Worker_Interface.self)
         let control = ControlSequence(capacity: 1 << 17, sequenceType: uris.atomSequence)
@@ -82,6 +88,7 @@ public enum PluginChainSchedule {
 
         var events: [BounceEvent] = []
         var errors: [String] = []
+        var warnings: [String] = []
         func run(_ n: Int, start: Int64) throws(BounceError) {
             midiOut.prepare(chunkType: uris.atomChunk)
             notify.prepare(chunkType: uris.atomChunk)
@@ -126,8 +133,15 @@ public enum PluginChainSchedule {
                     thru = on ? 1 : 0
                 case .song(let on):
                     song = on ? 1 : 0
-                case .request:
-                    throw BounceError(OfflineRender.requestNeedsPrompt)
+                case .request(let name, let grid):
+                    // By number, in the text the plugin holds now (an edit it refused leaves its text as it was).
+                    let text = stateInterface.flatMap { SavedProperty.bytes(uris.pattern, interface: $0, handle: handle, features: features.list) }
+                    let names = OfflineRender.patternNames(text: text)
+                    guard let i = names.firstIndex(of: Array(name.utf8)) else {
+                        warnings.append(OfflineRender.unknownRequest(name, frame: start + frames, names: names))
+                        continue
+                    }
+                    control.append(frames: frames, type: uris.atomObject, body: AtomBody.request(pattern: Int32(i + 1), when: grid?.text, uris: uris))
                 case .get:
                     break
                 }
@@ -135,7 +149,7 @@ public enum PluginChainSchedule {
             try run(n, start: start)
             start += Int64(n)
         }
-        return BounceSchedule(events: events, endFrame: script.endFrame, sampleRate: sampleRate)
+        return (BounceSchedule(events: events, endFrame: script.endFrame, sampleRate: sampleRate), warnings)
     }
 
     private static func absolute(_ path: String) -> String {

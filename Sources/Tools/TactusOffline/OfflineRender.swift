@@ -81,7 +81,7 @@ public struct OfflineRender {
         sequencer.receive(prepared: PatternSnapshot.make(pattern, text: patternText))
         var preparedPattern: Pattern? = pattern
         // §9: the names of the patterns of the text installed, for `request NAME`.
-        var names = OfflineRender.patternNames(pattern, text: patternText)
+        var names = OfflineRender.patternNames(text: patternText)
         var start: Int64 = 0
         var blockEvents: [LoggedEvent] = []
         while start < script.endFrame {
@@ -144,9 +144,7 @@ public struct OfflineRender {
                         if let i = names.firstIndex(of: Array(name.utf8)) {
                             sequencer.request(pattern: i + 1, grid: grid?.engineGrid, atOffset: input.offset)
                         } else {
-                            let known = names.map { "'\(String(decoding: $0, as: UTF8.self))'" }.joined(separator: ", ")
-                            report.requestFailures.append(
-                                "frame \(start + Int64(input.offset)): request '\(name)': the text playing has no pattern of that name (its patterns: \(known))")
+                            report.requestFailures.append(OfflineRender.unknownRequest(name, frame: start + Int64(input.offset), names: names))
                         }
                     case .song(let on):
                         sequencer.setSongEnabled(on, atOffset: input.offset)
@@ -174,7 +172,7 @@ public struct OfflineRender {
                     _ = exchange.pointee.reserve()
                     sequencer.receive(prepared: PatternSnapshot.make(p, text: text))
                     preparedPattern = p
-                    names = OfflineRender.patternNames(p, text: text)
+                    names = OfflineRender.patternNames(text: text)
                     report.editsApplied += 1
                 case .failure(let error):
                     report.editFailures.append(EditFailure(frame: frame, path: path, message: error.description))
@@ -206,16 +204,18 @@ public struct PatternLoadError: Error, CustomStringConvertible, Sendable {
 }
 
 extension OfflineRender {
-    /// Why a plugin host cannot play a script's `request NAME [WHEN]`.
-    public static let requestNeedsPrompt =
-        "'request' is tactus jack's 'play NAME [WHEN]' (tactus render replays it); the plugin is asked for a pattern by its pattern control or a MIDI trigger"
-
     /// The names of the patterns a text plays, in text order (`main` for a
-    /// text of one pattern without a `pattern` line).
-    public static func patternNames(_ pattern: Pattern, text: [UInt8]?) -> [[UInt8]] {
+    /// text of one pattern without a `pattern` line, or no text).
+    public static func patternNames(text: [UInt8]?) -> [[UInt8]] {
         guard let text, PatternParser.declaresVersion3(text), let arrangement = try? PatternParser.arrangement(bytes: text) else {
             return [NamedPattern.mainName]
         }
         return arrangement.patterns.map(\.name)
+    }
+
+    /// What a script's `request NAME` for a name the text lacks reports.
+    public static func unknownRequest(_ name: String, frame: Int64, names: [[UInt8]]) -> String {
+        let known = names.map { "'\(String(decoding: $0, as: UTF8.self))'" }.joined(separator: ", ")
+        return "frame \(frame): request '\(name)': the text playing has no pattern of that name (its patterns: \(known))"
     }
 }

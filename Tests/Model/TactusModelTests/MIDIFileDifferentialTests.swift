@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TactusEngine
 import TactusModel
+import TactusOffline
 
 // Tactus's SMF reader against an independent one, mido (python3-mido), on
 // files other programs wrote and on the edge cases of docs/midi-files.md

@@ -1,6 +1,7 @@
 import Testing
 import TactusEngine
 import TactusModel
+import TactusOffline
 
 // Import (docs/midi-files.md M10-M15) and export (M16-M18).
 

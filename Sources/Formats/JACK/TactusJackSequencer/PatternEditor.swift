@@ -2,6 +2,8 @@ import FileIO
 import Glibc
 import TactusEngine
 import TactusModel
+import TactusOffline
+import TactusCommandLine
 
 /// The pattern being edited at `tactus jack`'s prompt, and the commands that
 /// edit it. Runs on the prompt's thread (not realtime: it allocates); every
@@ -101,7 +103,9 @@ public struct PatternEditor {
         program AT VALUE [CH]         program: the statements of pattern files (timing contract §10)
         clear                         remove every note
         load FILE                     replace the pattern with a pattern file
-        save FILE                     write the pattern to a file (FILE.mid: a Standard MIDI File)
+        save FILE                     write the pattern to a file (FILE.mid: a Standard MIDI File,
+                                      as tactus export writes it: a text's song once through)
+        save FILE.mid PATTERN         write that pattern of several as a Standard MIDI File
         play | stop | locate BEAT     JACK transport
         quit
         Several commands on a line are separated by ';'. Middle C (60) is C4.
@@ -319,16 +323,29 @@ public struct PatternEditor {
     }
 
     private func save(_ args: [String]) -> Outcome {
-        guard args.count == 1 else { return .error("save: takes one file") }
+        guard let path = args.first else { return .error("save: takes FILE, or FILE.mid [PATTERN]") }
+        let isMIDIFile = path.lowercased().hasSuffix(".mid") || path.lowercased().hasSuffix(".midi")
+        guard args.count == 1 || (isMIDIFile && args.count == 2) else {
+            return .error(isMIDIFile ? "save: takes FILE.mid [PATTERN]" : "save: takes one file (FILE.mid PATTERN writes one pattern of several)")
+        }
         do {
-            if args[0].lowercased().hasSuffix(".mid") || args[0].lowercased().hasSuffix(".midi") {
-                if arrangement != nil { return .error("save: a text of several patterns is saved as a pattern file, not a MIDI file") }
-                // A Standard MIDI File at 120 bpm with the exact loop length (docs/midi-files.md M16-M19).
-                try AtomicFile.write(PatternExport.export(pattern).bytes, to: args[0])
-                return .answer("saved \(PatternEditor.displayPath(args[0]))")
+            if isMIDIFile {
+                // As tactus export writes it (docs/midi-files.md M16-M20): at 120 bpm, a text
+                // with a song as its song once through, the pattern named, or the first pattern.
+                let name = Path.deletingExtension(Path.lastComponent(path))
+                let export: TextExport
+                do throws(TextExport.Failure) {
+                    export = try TextExport.make(
+                        text: text, pattern: pattern, patternName: args.count == 2 ? args[1] : nil, loops: 1, bpm: 120,
+                        name: name, label: "the text", otherPattern: "save FILE.mid NAME")
+                } catch {
+                    return .error("save: \(error.description); nothing was written")
+                }
+                try AtomicFile.write(export.bytes, to: path)
+                return .answer("saved \(PatternEditor.displayPath(path)): \(export.summary)")
             }
-            try AtomicFile.write(text, to: args[0])
-            return .answer("saved \(PatternEditor.displayPath(args[0]))")
+            try AtomicFile.write(text, to: path)
+            return .answer("saved \(PatternEditor.displayPath(path))")
         } catch {
             return .error("save: \(error.description); nothing was written")
         }

@@ -7,10 +7,22 @@ public struct MIDIExport: Sendable {
     public var isExact: Bool
     /// The largest distance in beats between a note's beat and its tick (0 when exact).
     public var largestErrorBeats: Double
+    /// The note-ons written.
+    public var noteCount: Int
+
+    public init(bytes: [UInt8], ticksPerQuarter: Int, isExact: Bool, largestErrorBeats: Double, noteCount: Int) {
+        self.bytes = bytes
+        self.ticksPerQuarter = ticksPerQuarter
+        self.isExact = isExact
+        self.largestErrorBeats = largestErrorBeats
+        self.noteCount = noteCount
+    }
 }
 
-/// Writes patterns as Standard MIDI Files. Off the audio thread; O(n log n)
-/// in the notes times the loops.
+/// How a pattern is written as a Standard MIDI File: its PPQ (M17) and the
+/// file around the events played (M16). What the events are is the engine's
+/// (`PatternExport.export` in TactusOffline plays the pattern, as `tactus
+/// render` does, and hands them here). Off the audio thread; O(events).
 public enum PatternExport {
     /// The PPQ used when none represents every beat exactly (M17).
     public static var fallbackTicksPerQuarter: Int { 960 }
@@ -18,7 +30,8 @@ public enum PatternExport {
     public static var maximumTicksPerQuarter: Int { 32_767 }
 
     /// The smallest PPQ of at least 96 and at most 32,767 that represents
-    /// every note's start and end and the loop length exactly, or nil.
+    /// every note's start and end (swung, as they are played), every
+    /// controller event and the loop length exactly, or nil.
     public static func exactTicksPerQuarter(for pattern: Pattern) -> Int? {
         var l: Int64 = 1
         func include(_ d: Int64) -> Bool {
@@ -32,7 +45,7 @@ public enum PatternExport {
         for e in ControllerCycle.events(pattern) ?? [] {
             guard include(e.beat.denominator) else { return nil }
         }
-        for note in pattern.notes {
+        for note in playedNotes(pattern) {
             guard include(note.start.denominator) else { return nil }
             let end = ExactBeatSum(note.start, note.duration)
             let g = Int64(BeatRational.gcd(UInt64(end.remainder), UInt64(end.denominator)))
@@ -42,61 +55,64 @@ public enum PatternExport {
         return Int(l * multiple)
     }
 
-    /// The file: one track with the track name, a tempo, 4/4, the Tactus loop
-    /// length meta event and the notes of `loops` passes (M16).
-    public static func export(_ pattern: Pattern, loops: Int = 1, microsecondsPerQuarter: Int = 500_000, name: [UInt8] = Array("Tactus pattern".utf8)) -> MIDIExport {
-        let exact = exactTicksPerQuarter(for: pattern)
-        let ppq = exact ?? fallbackTicksPerQuarter
-        var largestError = 0.0
-        var timed: [(tick: Int64, order: Int, bytes: [UInt8])] = []
-        timed.reserveCapacity(pattern.notes.count * 2 * max(loops, 1))
-        var sequence = 0
+    /// The notes of one cycle with swing applied (the written notes of a
+    /// version-1 pattern), as start and duration.
+    static func playedNotes(_ pattern: Pattern) -> [(start: BeatRational, duration: BeatRational)] {
+        guard !pattern.laneList.isEmpty else { return pattern.notes.map { ($0.start, $0.duration) } }
+        var problem: LaneCycle.Problem?
+        return LaneCycle.expand(pattern, problem: &problem).map { ($0.start, $0.duration) }
+    }
+
+    /// The latest end of a note of one cycle beyond the cycle's end, in
+    /// beats (0 when every note ends within its cycle).
+    public static func overhang(_ pattern: Pattern) -> Double {
+        var most = 0.0
+        for note in playedNotes(pattern) {
+            most = max(most, note.start.approximateValue + note.duration.approximateValue - pattern.length.approximateValue)
+        }
+        return most
+    }
+
+    /// The largest distance in beats between an event's exact beat (notes'
+    /// starts and ends, controller events, the loop ends of `loops` passes)
+    /// and the nearest tick at `ppq` (ties up): 0 for an exact PPQ.
+    public static func largestError(_ pattern: Pattern, loops: Int, ticksPerQuarter ppq: Int) -> Double {
+        var largest = 0.0
+        let notes = playedNotes(pattern)
         let controls = ControllerCycle.events(pattern) ?? []
-        for pass in 0..<max(loops, 1) {
+        for pass in 0...max(loops, 1) {
             let offset = ExactTicks.product(pattern.length, Int64(pass))
-            for note in pattern.notes {
+            largest = max(largest, offset.ticks(ppq: Int64(ppq)).1)
+            guard pass < max(loops, 1) else { break }
+            for note in notes {
                 let start = offset.adding(note.start)
-                let end = start.adding(note.duration)
-                let (on, e1) = start.ticks(ppq: Int64(ppq))
-                let (off, e2) = end.ticks(ppq: Int64(ppq))
-                largestError = max(largestError, e1, e2)
-                let status = note.channel &- 1
-                // Note-offs first at a tick (M16), then controllers, then note-ons in pattern order.
-                timed.append((max(off, on), 0, [0x80 | status, note.key, 0x40]))
-                timed.append((on, 2, [0x90 | status, note.key, note.velocity]))
-                sequence += 1
+                largest = max(largest, start.ticks(ppq: Int64(ppq)).1, start.adding(note.duration).ticks(ppq: Int64(ppq)).1)
             }
-            // Contract §10: the controller events, ramps as the samples they send.
-            for e in controls {
-                let (tick, error) = offset.adding(e.beat).ticks(ppq: Int64(ppq))
-                largestError = max(largestError, error)
-                let status = e.channel &- 1
-                switch e.kind {
-                case .control(let n): timed.append((tick, 1, [0xB0 | status, n, UInt8(e.value)]))
-                case .bend: timed.append((tick, 1, [0xE0 | status, UInt8((Int(e.value) + 8192) & 127), UInt8((Int(e.value) + 8192) >> 7)]))
-                case .pressure: timed.append((tick, 1, [0xD0 | status, UInt8(e.value)]))
-                case .program: timed.append((tick, 1, [0xC0 | status, UInt8(e.value)]))
-                }
-            }
+            for e in controls { largest = max(largest, offset.adding(e.beat).ticks(ppq: Int64(ppq)).1) }
         }
-        var indexed = Array(timed.enumerated())
-        indexed.sort { a, b in
-            if a.element.tick != b.element.tick { return a.element.tick < b.element.tick }
-            if a.element.order != b.element.order { return a.element.order < b.element.order }
-            return a.offset < b.offset
-        }
-        var events: [MIDIFileEvent] = [
+        return largest
+    }
+
+    /// The tick of the end of `loops` passes at `ppq` (the nearest, ties up).
+    public static func loopEndTick(_ pattern: Pattern, loops: Int, ticksPerQuarter ppq: Int) -> Int64 {
+        ExactTicks.product(pattern.length, Int64(max(loops, 1))).ticks(ppq: Int64(ppq)).0
+    }
+
+    /// The file (M16): one track with the track name, a tempo, 4/4, the
+    /// Tactus loop length meta event, then `events` (channel messages in
+    /// tick order, as played), its End of Track at `endTick` or its last event.
+    public static func file(
+        events: [MIDIFileEvent], length: BeatRational, ticksPerQuarter ppq: Int, endTick: Int64,
+        microsecondsPerQuarter: Int, name: [UInt8]
+    ) -> [UInt8] {
+        var track: [MIDIFileEvent] = [
             .meta(tick: 0, type: 0x03, data: name),
             .tempo(tick: 0, microsecondsPerQuarter: microsecondsPerQuarter),
             .meta(tick: 0, type: 0x58, data: [4, 2, 24, 8]),
-            .meta(tick: 0, type: 0x7F, data: TactusLoopLengthMeta.data(pattern.length)),
+            .meta(tick: 0, type: 0x7F, data: TactusLoopLengthMeta.data(length)),
         ]
-        events.reserveCapacity(events.count + indexed.count)
-        for item in indexed { events.append(MIDIFileEvent(tick: item.element.tick, bytes: item.element.bytes)) }
-        let (loopEnd, e) = ExactTicks.product(pattern.length, Int64(max(loops, 1))).ticks(ppq: Int64(ppq))
-        largestError = max(largestError, e)
-        let bytes = MIDIFileWriter.bytes(ticksPerQuarter: ppq, tracks: [events], endTicks: [loopEnd])
-        return MIDIExport(bytes: bytes, ticksPerQuarter: ppq, isExact: exact != nil, largestErrorBeats: largestError)
+        track += events
+        return MIDIFileWriter.bytes(ticksPerQuarter: ppq, tracks: [track], endTicks: [endTick])
     }
 }
 

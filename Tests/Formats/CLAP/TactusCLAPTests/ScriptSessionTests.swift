@@ -211,7 +211,7 @@ struct ScriptSessionTests {
         var start: Int64 = 0
         var clockChanges = clock[...]
         // §9: the text's patterns by name, for the script's `request NAME`, and the `pattern` parameter's value.
-        let names = OfflineRender.patternNames(try PatternParser.parse(bytes: pattern), text: pattern)
+        let names = OfflineRender.patternNames(text: pattern)
         var patternParameter = 0
         while start < script.endFrame {
             let size = Int(min(Int64(sizes.next()), script.endFrame - start))

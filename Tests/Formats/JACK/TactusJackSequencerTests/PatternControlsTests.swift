@@ -2,6 +2,9 @@ import Testing
 import TactusEngine
 import TactusModel
 import TactusJackSequencer
+import TactusOffline
+import FileIO
+import Glibc
 
 /// `tactus jack`'s `play NAME [WHEN]`, `song on|off` and `patterns` (timing
 /// contract §9), and the prompt holding a text of several patterns: it plays
@@ -95,7 +98,20 @@ struct PatternControlsTests {
                 "\(word): the editor edits one pattern; this text has 3 patterns with a switch, triggers or a song (version 3): it plays, edit it as text"))
         }
         #expect(editor.text == Array(Self.withSong.utf8))
-        #expect(editor.run("save x.mid") == .error("save: a text of several patterns is saved as a pattern file, not a MIDI file"))
+        // save FILE.mid: what tactus export writes of the text (its song once through, at 120 bpm); FILE.mid NAME, one pattern.
+        let folder = "/tmp/tactus-pattern-controls-\(getpid())"
+        mkdir(folder, 0o700)
+        defer { unlink(folder + "/song.mid"); unlink(folder + "/fill.mid"); rmdir(folder) }
+        let song = try TextExport.make(
+            text: Array(Self.withSong.utf8), pattern: editor.pattern, patternName: nil, loops: 1, bpm: 120, name: "song", label: "the text", otherPattern: "")
+        #expect(song.summary.hasPrefix("the song, once through (3 entries"))
+        #expect(editor.run("save \(folder)/song.mid") == .answer("saved \(folder)/song.mid: \(song.summary)"))
+        let bytes = try FileInput.read(folder + "/song.mid").get()
+        #expect(bytes == song.bytes)
+        let answer = editor.run("save \(folder)/fill.mid fill")
+        #expect(answer == .answer("saved \(folder)/fill.mid: pattern 3 'fill' of 3: 1 note (1 loop of 2 beats) at 120 bpm, 96 ticks per quarter note, every beat exact"), "\(answer)")
+        #expect(editor.run("save \(folder)/verse.mid verse") == .error("save: the text has no pattern 'verse' (its patterns: 'intro', 'groove', 'fill'); nothing was written"))
+        #expect(editor.run("save x.pattern fill") == .error("save: takes one file (FILE.mid PATTERN writes one pattern of several)"))
         // A one-pattern text is edited as before.
         let one = try PatternEditor(parsing: Array("tactus-pattern 1\nlength 4\nnote 0 1 60 100\n".utf8))
         #expect(one.arrangement == nil && one.patternNames == ["main"])

@@ -85,7 +85,7 @@ import TactusJackSequencer
         var editor = PatternEditor(text: "tactus-pattern 1\nlength 7/2\nnote 0 1/3 60 100\nnote 1/3 1/4 62 90 2\nnote 3 1 64 80\n")
         let original = editor.pattern
         let file = folder.appendingPathComponent("groove.mid").path
-        #expect(editor.run("save \(file)") == .answer("saved \(file)"))
+        #expect(editor.run("save \(file)") == .answer("saved \(file): 3 notes (1 loop of 3.5 beats) at 120 bpm, 96 ticks per quarter note, every beat exact"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)).prefix(4) == Data("MThd".utf8))
         #expect(editor.run("clear") != .error(""))
         #expect(editor.run("load \(file)") == .changed("loaded \(file): 3 notes"))
